@@ -1,0 +1,71 @@
+// Public C++ API: load a model, inspect its inputs/outputs, run it.
+//
+//   auto session = twinrt::Session::load("model.onnx", {});
+//   if (!session) { std::cerr << session.status().message(); return 2; }
+//   auto outputs = (*session)->run({{"x", twinrt::Value::of(x)}});
+//
+// A Session is immutable after load: `run` may be called many times and from several
+// threads at once.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "twinrt/status.h"
+#include "twinrt/tensor.h"
+
+namespace twinrt {
+
+// default: float32 arithmetic, fastest kernels.
+// reference: reductions and matrix products accumulate in float64 and round once; own
+// math functions; bit-identical across machines, thread counts and WebAssembly.
+enum class Mode { kDefault, kReference };
+const char* mode_name(Mode m);
+Result<Mode> parse_mode(const std::string& name);
+
+struct SessionOptions {
+  Mode mode = Mode::kDefault;
+  int threads = 1;  // intra-op threads; 0 = all hardware threads
+  // Values for symbolic dimensions ("batch" -> 1), used for shape inference at load.
+  std::map<std::string, int64_t> dim_overrides;
+};
+
+// Type and shape of a graph input or output as the model declares it.
+struct IoInfo {
+  std::string name;
+  std::string type;             // "tensor", "sequence", "optional", "map", "unknown"
+  DataType dtype = DataType::kUndefined;  // tensor element type (sequence/optional: inner tensor)
+  bool has_shape = false;       // false: rank unknown
+  std::vector<int64_t> dims;    // -1 where the dimension is not a fixed number
+  std::vector<std::string> dim_names;  // symbol per dimension ("" when fixed or anonymous)
+  std::string describe() const;        // "float32[batch,3,224,224]"
+};
+
+class SessionImpl;
+
+class Session {
+ public:
+  static Result<std::unique_ptr<Session>> load(const std::string& path, const SessionOptions& options);
+  static Result<std::unique_ptr<Session>> load_bytes(const void* data, size_t size,
+                                                      const SessionOptions& options);
+  ~Session();
+
+  const std::vector<IoInfo>& inputs() const;   // graph inputs that are not initializers
+  const std::vector<IoInfo>& outputs() const;
+  const SessionOptions& options() const;
+
+  // Runs the graph. `feeds` maps input names to values; every non-optional input must be
+  // given. Returns every graph output by name.
+  Result<std::map<std::string, Value>> run(const std::map<std::string, Value>& feeds) const;
+
+  SessionImpl& impl() const { return *impl_; }
+
+ private:
+  explicit Session(std::unique_ptr<SessionImpl> impl);
+  std::unique_ptr<SessionImpl> impl_;
+};
+
+}  // namespace twinrt

@@ -1,0 +1,172 @@
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "twinrt/tensor.h"
+
+namespace twinrt {
+namespace {
+
+// Heap bytes, 64-byte aligned for SIMD kernels, zero-filled.
+class HeapStorage final : public Storage {
+ public:
+  explicit HeapStorage(std::byte* p, size_t n) : p_(p), n_(n) {}
+  ~HeapStorage() override { std::free(p_); }
+  std::byte* data() override { return p_; }
+  size_t size() const override { return n_; }
+
+ private:
+  std::byte* p_;
+  size_t n_;
+};
+
+// An array of std::string objects (string tensors).
+class StringStorage final : public Storage {
+ public:
+  explicit StringStorage(size_t n) : v_(n) {}
+  std::byte* data() override { return reinterpret_cast<std::byte*>(v_.data()); }
+  size_t size() const override { return v_.size() * sizeof(std::string); }
+
+ private:
+  std::vector<std::string> v_;
+};
+
+constexpr size_t kAlign = 64;
+constexpr size_t kMaxTensorBytes = size_t{1} << 40;  // refuse absurd sizes from hostile files
+
+}  // namespace
+
+size_t dtype_size(DataType t) {
+  switch (t) {
+    case DataType::kFloat: case DataType::kInt32: case DataType::kUInt32: return 4;
+    case DataType::kUInt8: case DataType::kInt8: case DataType::kBool: return 1;
+    case DataType::kUInt16: case DataType::kInt16: case DataType::kFloat16:
+    case DataType::kBFloat16: return 2;
+    case DataType::kInt64: case DataType::kUInt64: case DataType::kDouble:
+    case DataType::kComplex64: return 8;
+    case DataType::kComplex128: return 16;
+    case DataType::kString: return sizeof(std::string);
+    case DataType::kUndefined: return 0;
+  }
+  return 0;
+}
+
+const char* dtype_name(DataType t) {
+  switch (t) {
+    case DataType::kFloat: return "float32";
+    case DataType::kUInt8: return "uint8";
+    case DataType::kInt8: return "int8";
+    case DataType::kUInt16: return "uint16";
+    case DataType::kInt16: return "int16";
+    case DataType::kInt32: return "int32";
+    case DataType::kInt64: return "int64";
+    case DataType::kString: return "string";
+    case DataType::kBool: return "bool";
+    case DataType::kFloat16: return "float16";
+    case DataType::kDouble: return "float64";
+    case DataType::kUInt32: return "uint32";
+    case DataType::kUInt64: return "uint64";
+    case DataType::kComplex64: return "complex64";
+    case DataType::kComplex128: return "complex128";
+    case DataType::kBFloat16: return "bfloat16";
+    case DataType::kUndefined: return "undefined";
+  }
+  return "undefined";
+}
+
+bool dtype_is_valid(int32_t code) { return code >= 1 && code <= 16; }
+
+bool dtype_is_float(DataType t) {
+  return t == DataType::kFloat || t == DataType::kDouble || t == DataType::kFloat16 ||
+         t == DataType::kBFloat16;
+}
+
+int64_t shape_numel(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) return -1;
+    if (d != 0 && n > INT64_MAX / d) return -1;
+    n *= d;
+  }
+  return n;
+}
+
+std::string shape_to_string(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ",";
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+Result<Tensor> Tensor::create(DataType dtype, std::vector<int64_t> shape) {
+  if (!dtype_is_valid(static_cast<int32_t>(dtype)))
+    return invalid_argument("cannot create a tensor of undefined type");
+  int64_t n = shape_numel(shape);
+  if (n < 0) return invalid_argument("invalid tensor shape " + shape_to_string(shape));
+  size_t esize = dtype_size(dtype);
+  if (static_cast<uint64_t>(n) > kMaxTensorBytes / esize)
+    return out_of_memory("tensor of shape " + shape_to_string(shape) + " is too large");
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.numel_ = n;
+  if (dtype == DataType::kString) {
+    t.storage_ = std::make_shared<StringStorage>(static_cast<size_t>(n));
+    return t;
+  }
+  size_t bytes = static_cast<size_t>(n) * esize;
+  size_t alloc = (bytes + kAlign - 1) / kAlign * kAlign;
+  if (alloc == 0) alloc = kAlign;
+  auto* p = static_cast<std::byte*>(std::aligned_alloc(kAlign, alloc));
+  if (!p) return out_of_memory("could not allocate " + std::to_string(bytes) + " bytes");
+  std::memset(p, 0, alloc);
+  t.storage_ = std::make_shared<HeapStorage>(p, alloc);
+  return t;
+}
+
+Result<Tensor> Tensor::view(DataType dtype, std::vector<int64_t> shape,
+                            std::shared_ptr<Storage> storage, size_t byte_offset) {
+  int64_t n = shape_numel(shape);
+  if (n < 0) return invalid_argument("invalid tensor shape " + shape_to_string(shape));
+  size_t esize = dtype_size(dtype);
+  if (esize == 0 || !storage) return invalid_argument("cannot view storage as this tensor type");
+  if (static_cast<uint64_t>(n) > kMaxTensorBytes / esize ||
+      byte_offset > storage->size() ||
+      static_cast<size_t>(n) * esize > storage->size() - byte_offset)
+    return invalid_argument("tensor of shape " + shape_to_string(shape) + " (" +
+                            dtype_name(dtype) + ") does not fit its storage");
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = std::move(shape);
+  t.numel_ = n;
+  t.storage_ = std::move(storage);
+  t.offset_ = byte_offset;
+  return t;
+}
+
+Result<Tensor> Tensor::reshaped(std::vector<int64_t> shape) const {
+  int64_t n = shape_numel(shape);
+  if (n != numel_)
+    return invalid_argument("cannot reshape " + shape_to_string(shape_) + " to " +
+                            shape_to_string(shape));
+  Tensor t = *this;
+  t.shape_ = std::move(shape);
+  return t;
+}
+
+Result<Tensor> Tensor::clone() const {
+  auto t = Tensor::create(dtype_, shape_);
+  if (!t) return t;
+  if (dtype_ == DataType::kString) {
+    const auto* src = data<std::string>();
+    auto* dst = t->data<std::string>();
+    for (int64_t i = 0; i < numel_; ++i) dst[i] = src[i];
+  } else if (nbytes()) {
+    std::memcpy(t->raw(), raw(), nbytes());
+  }
+  return t;
+}
+
+}  // namespace twinrt

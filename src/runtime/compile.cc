@@ -1,0 +1,268 @@
+// Graph → plan: validate names, order nodes, choose kernels, infer types, plan frees.
+#include <algorithm>
+#include <set>
+
+#include "runtime/plan.h"
+
+namespace twinrt {
+namespace {
+
+// Names a graph reads that it does not define itself (inputs of nested graphs count).
+void collect_free_names(const ir::Graph& g, std::set<std::string>& out);
+
+void collect_node_reads(const ir::Node& n, std::set<std::string>& out) {
+  for (const auto& in : n.inputs)
+    if (!in.empty()) out.insert(in);
+  for (const auto& a : n.attributes) {
+    if (a.g) collect_free_names(*a.g, out);
+    for (const auto& sg : a.graphs)
+      if (sg) collect_free_names(*sg, out);
+  }
+}
+
+void collect_free_names(const ir::Graph& g, std::set<std::string>& out) {
+  std::set<std::string> defined;
+  for (const auto& i : g.inputs) defined.insert(i.name);
+  for (const auto& [name, t] : g.initializers) defined.insert(name);
+  for (const auto& n : g.nodes)
+    for (const auto& o : n.outputs) defined.insert(o);
+  std::set<std::string> reads;
+  for (const auto& n : g.nodes) collect_node_reads(n, reads);
+  for (const auto& o : g.outputs) reads.insert(o.name);
+  for (const auto& r : reads)
+    if (!defined.count(r)) out.insert(r);
+}
+
+// Kahn's algorithm, stable: nodes already in order stay in order. A cycle is an error.
+Result<std::vector<const ir::Node*>> topological_order(const ir::Graph& g) {
+  std::map<std::string, size_t> producer;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (const auto& o : g.nodes[i].outputs)
+      if (!o.empty()) producer.emplace(o, i);
+  size_t n = g.nodes.size();
+  std::vector<std::vector<size_t>> consumers(n);
+  std::vector<size_t> pending(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    std::set<std::string> reads;
+    collect_node_reads(g.nodes[i], reads);
+    for (const auto& r : reads) {
+      auto it = producer.find(r);
+      if (it == producer.end()) continue;
+      if (it->second == i)
+        return invalid_model(g.nodes[i].describe() + " reads its own output '" + r + "'");
+      consumers[it->second].push_back(i);
+      ++pending[i];
+    }
+  }
+  std::set<size_t> ready;
+  for (size_t i = 0; i < n; ++i)
+    if (!pending[i]) ready.insert(i);
+  std::vector<const ir::Node*> order;
+  while (!ready.empty()) {
+    size_t i = *ready.begin();
+    ready.erase(ready.begin());
+    order.push_back(&g.nodes[i]);
+    for (size_t c : consumers[i])
+      if (--pending[c] == 0) ready.insert(c);
+  }
+  if (order.size() != n) {
+    for (size_t i = 0; i < n; ++i)
+      if (pending[i]) return invalid_model("graph has a cycle through " + g.nodes[i].describe());
+  }
+  return order;
+}
+
+struct Scope {
+  Scope* parent = nullptr;
+  Subgraph* g = nullptr;
+  std::map<std::string, int> slots;
+
+  bool can_resolve(const std::string& name) const {
+    for (const Scope* s = this; s; s = s->parent)
+      if (s->slots.count(name)) return true;
+    return false;
+  }
+  // Slot of `name`, pulling it in from an enclosing scope if needed; -1 if undefined.
+  int resolve(const std::string& name) {
+    auto it = slots.find(name);
+    if (it != slots.end()) return it->second;
+    if (!parent || !parent->can_resolve(name)) return -1;
+    int outer = parent->resolve(name);
+    int slot = new_slot(name, parent->g->slot_types[static_cast<size_t>(outer)]);
+    g->outer_names.push_back(name);
+    g->outer_slots.push_back(slot);
+    return slot;
+  }
+  int new_slot(const std::string& name, ir::TypeInfo type) {
+    int slot = g->num_slots++;
+    g->slot_types.push_back(std::move(type));
+    g->slot_names.push_back(name);
+    slots[name] = slot;
+    return slot;
+  }
+};
+
+class Compiler {
+ public:
+  Compiler(const ir::Model& model, const CompileOptions& options) : model_(model), options_(options) {}
+
+  Result<std::shared_ptr<Subgraph>> compile(const ir::Graph& graph, Scope* parent, bool is_main);
+
+ private:
+  Status compile_node(const ir::Node& node, Scope& scope, const ir::Graph& graph,
+                      std::map<int, const Tensor*>& constants);
+  ir::TypeInfo apply_overrides(ir::TypeInfo t) const;
+  const ir::Model& model_;
+  const CompileOptions& options_;
+};
+
+ir::TypeInfo Compiler::apply_overrides(ir::TypeInfo t) const {
+  if (t.is_tensor() && t.shape)
+    for (ir::Dim& d : *t.shape) {
+      auto it = options_.dim_overrides.find(d.symbol);
+      if (!d.known() && it != options_.dim_overrides.end()) d.value = it->second;
+    }
+  return t;
+}
+
+const ir::TypeInfo* declared_type(const ir::Graph& g, const std::string& name) {
+  for (const auto& v : g.value_info)
+    if (v.name == name) return &v.type;
+  for (const auto& v : g.outputs)
+    if (v.name == name) return &v.type;
+  return nullptr;
+}
+
+ir::TypeInfo merge_types(ir::TypeInfo inferred, const ir::TypeInfo* declared) {
+  if (!declared || declared->kind == ir::TypeInfo::Kind::kUnknown) return inferred;
+  if (inferred.kind == ir::TypeInfo::Kind::kUnknown) return *declared;
+  if (inferred.is_tensor() && declared->is_tensor() && !inferred.shape && declared->shape &&
+      (inferred.elem == declared->elem || inferred.elem == DataType::kUndefined)) {
+    inferred.shape = declared->shape;
+    inferred.elem = declared->elem;
+  }
+  return inferred;
+}
+
+Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scope* parent,
+                                                    bool is_main) {
+  auto sub = std::make_shared<Subgraph>();
+  sub->name = graph.name;
+  Scope scope;
+  scope.parent = parent;
+  scope.g = sub.get();
+  std::map<int, const Tensor*> constants;
+
+  for (const auto& name : graph.initializer_order) {
+    const Tensor& t = graph.initializers.at(name);
+    if (scope.slots.count(name)) return invalid_model("initializer '" + name + "' is defined twice");
+    int slot = scope.new_slot(name, ir::TypeInfo::tensor(t.dtype(), ir::shape_of(t.shape())));
+    sub->constants.emplace_back(slot, Value::of(t));
+    constants[slot] = &t;
+  }
+  for (const auto& in : graph.inputs) {
+    auto init = scope.slots.find(in.name);
+    if (init != scope.slots.end()) {  // an initializer listed as input: a default value
+      if (is_main) sub->overridable.emplace_back(in.name, init->second);
+      continue;
+    }
+    if (in.name.empty()) return invalid_model("graph '" + graph.name + "' has an input with no name");
+    int slot = scope.new_slot(in.name, apply_overrides(in.type));
+    sub->inputs.push_back(in);
+    sub->input_slots.push_back(slot);
+  }
+
+  ASSIGN_OR_RETURN(auto order, topological_order(graph));
+  for (const ir::Node* node : order) TRY(compile_node(*node, scope, graph, constants));
+
+  for (const auto& out : graph.outputs) {
+    int slot = scope.resolve(out.name);
+    if (slot < 0)
+      return invalid_model("graph output '" + out.name + "' is not produced by any node, input or initializer");
+    sub->outputs.push_back(out);
+    sub->output_slots.push_back(slot);
+  }
+
+  // Free each slot after its last reader; graph outputs, constants and outer values live on.
+  std::set<int> keep(sub->output_slots.begin(), sub->output_slots.end());
+  for (const auto& [slot, v] : sub->constants) keep.insert(slot);
+  for (int s : sub->outer_slots) keep.insert(s);
+  std::vector<int> last_reader(static_cast<size_t>(sub->num_slots), -1);
+  for (size_t i = 0; i < sub->steps.size(); ++i) {
+    for (int s : sub->steps[i].inputs)
+      if (s >= 0) last_reader[static_cast<size_t>(s)] = static_cast<int>(i);
+    for (const auto& [n, s] : sub->steps[i].implicit_inputs) last_reader[static_cast<size_t>(s)] = static_cast<int>(i);
+  }
+  for (int s = 0; s < sub->num_slots; ++s) {
+    int r = last_reader[static_cast<size_t>(s)];
+    if (r >= 0 && !keep.count(s)) sub->steps[static_cast<size_t>(r)].free_after.push_back(s);
+  }
+  return sub;
+}
+
+Status Compiler::compile_node(const ir::Node& node, Scope& scope, const ir::Graph& graph,
+                              std::map<int, const Tensor*>& constants) {
+  Step step;
+  step.node = &node;
+  std::vector<ir::TypeInfo> in_types;
+  std::vector<const Tensor*> in_consts;
+  for (const auto& in : node.inputs) {
+    int slot = in.empty() ? -1 : scope.resolve(in);
+    if (!in.empty() && slot < 0)
+      return invalid_model(node.describe() + ": input '" + in +
+                           "' is not produced by any earlier node, graph input or initializer");
+    step.inputs.push_back(slot);
+    in_types.push_back(slot < 0 ? ir::TypeInfo{} : scope.g->slot_types[static_cast<size_t>(slot)]);
+    auto c = constants.find(slot);
+    in_consts.push_back(c == constants.end() ? nullptr : c->second);
+  }
+
+  int64_t opset = model_.opset(node.domain);
+  if (opset == 0 && !node.domain.empty() && node.domain != "ai.onnx")
+    return invalid_model(node.describe() + ": domain '" + node.domain + "' is not imported by the model");
+  if (opset == 0) opset = model_.opset("");
+
+  std::vector<std::shared_ptr<const Subgraph>> children;
+  KernelInit init{node, opset, options_.mode, in_types, in_consts, {}};
+  init.compile_subgraph = [&](const ir::Graph& body) -> Result<std::shared_ptr<const Subgraph>> {
+    ASSIGN_OR_RETURN(auto child, compile(body, &scope, false));
+    children.push_back(child);
+    return std::shared_ptr<const Subgraph>(child);
+  };
+  auto kernel = create_kernel(node.domain, init);
+  if (!kernel) return kernel.status();
+  step.kernel = std::move(kernel).value();
+
+  std::set<std::string> seen;
+  for (const auto& child : children)
+    for (const auto& name : child->outer_names)
+      if (seen.insert(name).second) step.implicit_inputs.emplace_back(name, scope.resolve(name));
+
+  InferContext ictx{node, opset, in_types, in_consts, std::vector<ir::TypeInfo>(node.outputs.size())};
+  TRY(step.kernel->infer(ictx).with_context(node.describe() + ": "));
+
+  for (size_t i = 0; i < node.outputs.size(); ++i) {
+    const std::string& out = node.outputs[i];
+    if (out.empty()) {
+      step.outputs.push_back(-1);
+      continue;
+    }
+    if (scope.slots.count(out))
+      return invalid_model(node.describe() + ": output '" + out + "' is already defined elsewhere in the graph");
+    step.outputs.push_back(scope.new_slot(out, merge_types(ictx.output_types[i], declared_type(graph, out))));
+  }
+  scope.g->steps.push_back(std::move(step));
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const Subgraph>> compile_model(const ir::Model& model,
+                                                      const CompileOptions& options) {
+  if (!model.graph) return invalid_model("model has no graph");
+  Compiler compiler(model, options);
+  ASSIGN_OR_RETURN(auto g, compiler.compile(*model.graph, nullptr, true));
+  return std::shared_ptr<const Subgraph>(g);
+}
+
+}  // namespace twinrt

@@ -1,0 +1,101 @@
+// Model-local functions (FunctionProto) are expanded into their callers before compiling,
+// so the runtime only ever sees primitive ops.
+#include "runtime/session_impl.h"
+
+namespace twinrt {
+namespace {
+
+constexpr int kMaxInlineDepth = 32;  // a function that calls itself would never end
+
+const ir::Function* find_function(const ir::Model& m, const ir::Node& n) {
+  for (const auto& f : m.functions)
+    if (f.name == n.op_type && ir::canonical_domain(f.domain) == ir::canonical_domain(n.domain)) return &f;
+  return nullptr;
+}
+
+Status inline_graph(const ir::Model& m, ir::Graph& g, int depth, int& counter);
+
+// Rewrites one call into the function body's nodes, appended to `out`.
+Status expand_call(const ir::Model& m, const ir::Function& f, const ir::Node& call,
+                   std::vector<ir::Node>& out, int depth, int& counter) {
+  if (depth > kMaxInlineDepth)
+    return invalid_model(call.describe() + ": functions nest deeper than " +
+                         std::to_string(kMaxInlineDepth) + " (recursive function?)");
+  std::map<std::string, std::string> rename;
+  for (size_t i = 0; i < f.inputs.size(); ++i)
+    rename[f.inputs[i]] = i < call.inputs.size() ? call.inputs[i] : "";
+  for (size_t i = 0; i < f.outputs.size(); ++i)
+    rename[f.outputs[i]] = i < call.outputs.size() ? call.outputs[i] : "";
+  const std::string prefix = "__" + f.name + "_" + std::to_string(counter++) + "/";
+  auto map_name = [&](const std::string& n) {
+    if (n.empty()) return n;
+    auto it = rename.find(n);
+    return it != rename.end() ? it->second : prefix + n;
+  };
+  std::vector<ir::Node> body;
+  for (const ir::Node& src : f.nodes) {
+    ir::Node n = src;
+    n.name = prefix + src.name;
+    for (auto& in : n.inputs) in = map_name(in);
+    for (auto& o : n.outputs) o = map_name(o);
+    std::vector<ir::Attribute> attrs;
+    for (const auto& a : src.attributes) {
+      if (a.ref_attr_name.empty()) {
+        attrs.push_back(a);
+        continue;
+      }
+      const ir::Attribute* bound = call.attr(a.ref_attr_name);
+      if (!bound)
+        for (const auto& d : f.attribute_defaults)
+          if (d.name == a.ref_attr_name) bound = &d;
+      if (!bound) continue;  // unbound reference: the attribute is absent
+      ir::Attribute b = *bound;
+      b.name = a.name;
+      attrs.push_back(std::move(b));
+    }
+    n.attributes = std::move(attrs);
+    body.push_back(std::move(n));
+  }
+  for (ir::Node& n : body) {
+    if (const ir::Function* inner = find_function(m, n)) {
+      TRY(expand_call(m, *inner, n, out, depth + 1, counter));
+      continue;
+    }
+    for (auto& a : n.attributes) {
+      if (a.g) TRY(inline_graph(m, *a.g, depth + 1, counter));
+      for (auto& sg : a.graphs)
+        if (sg) TRY(inline_graph(m, *sg, depth + 1, counter));
+    }
+    out.push_back(std::move(n));
+  }
+  return Status::ok();
+}
+
+Status inline_graph(const ir::Model& m, ir::Graph& g, int depth, int& counter) {
+  if (depth > kMaxInlineDepth) return invalid_model("graphs nest deeper than " + std::to_string(kMaxInlineDepth));
+  std::vector<ir::Node> out;
+  for (ir::Node& n : g.nodes) {
+    if (const ir::Function* f = find_function(m, n)) {
+      TRY(expand_call(m, *f, n, out, depth + 1, counter));
+      continue;
+    }
+    for (auto& a : n.attributes) {
+      if (a.g) TRY(inline_graph(m, *a.g, depth + 1, counter));
+      for (auto& sg : a.graphs)
+        if (sg) TRY(inline_graph(m, *sg, depth + 1, counter));
+    }
+    out.push_back(std::move(n));
+  }
+  g.nodes = std::move(out);
+  return Status::ok();
+}
+
+}  // namespace
+
+Status inline_functions(ir::Model& model) {
+  if (model.functions.empty() || !model.graph) return Status::ok();
+  int counter = 0;
+  return inline_graph(model, *model.graph, 0, counter);
+}
+
+}  // namespace twinrt

@@ -1,0 +1,151 @@
+#include <thread>
+
+#include "onnx/loader.h"
+#include "runtime/execute.h"
+#include "runtime/session_impl.h"
+
+namespace twinrt {
+
+const char* mode_name(Mode m) { return m == Mode::kReference ? "reference" : "default"; }
+
+Result<Mode> parse_mode(const std::string& name) {
+  if (name == "default") return Mode::kDefault;
+  if (name == "reference") return Mode::kReference;
+  return invalid_argument("unknown mode '" + name + "' (expected default or reference)");
+}
+
+std::string IoInfo::describe() const {
+  std::string s = dtype_name(dtype);
+  if (type != "tensor") s = type + "(" + s + ")";
+  if (!has_shape) return s;
+  s += "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) s += ",";
+    if (dims[i] >= 0) s += std::to_string(dims[i]);
+    else s += dim_names[i].empty() ? "?" : dim_names[i];
+  }
+  return s + "]";
+}
+
+IoInfo io_info(const ir::ValueInfo& v) {
+  IoInfo info;
+  info.name = v.name;
+  const ir::TypeInfo* t = &v.type;
+  switch (t->kind) {
+    case ir::TypeInfo::Kind::kTensor: info.type = "tensor"; break;
+    case ir::TypeInfo::Kind::kSequence: info.type = "sequence"; break;
+    case ir::TypeInfo::Kind::kOptional: info.type = "optional"; break;
+    case ir::TypeInfo::Kind::kMap: info.type = "map"; break;
+    case ir::TypeInfo::Kind::kSparseTensor: info.type = "sparse_tensor"; break;
+    case ir::TypeInfo::Kind::kUnknown: info.type = "unknown"; break;
+  }
+  while (t->inner) t = t->inner.get();
+  info.dtype = t->elem;
+  if (t->shape) {
+    info.has_shape = true;
+    for (const ir::Dim& d : *t->shape) {
+      info.dims.push_back(d.value);
+      info.dim_names.push_back(d.symbol);
+    }
+  }
+  return info;
+}
+
+Result<std::unique_ptr<SessionImpl>> SessionImpl::create(ir::Model model, const SessionOptions& options) {
+  if (options.threads < 0) return invalid_argument("threads must be >= 0");
+  auto s = std::unique_ptr<SessionImpl>(new SessionImpl());
+  s->model_ = std::move(model);
+  s->options_ = options;
+  TRY(inline_functions(s->model_));
+  CompileOptions copts{options.mode, options.dim_overrides};
+  ASSIGN_OR_RETURN(s->plan_, compile_model(s->model_, copts));
+  int threads = options.threads == 0 ? static_cast<int>(std::thread::hardware_concurrency()) : options.threads;
+  s->pool_ = std::make_unique<ThreadPool>(std::max(threads, 1));
+  for (const auto& in : s->plan_->inputs) s->inputs_.push_back(io_info(in));
+  for (const auto& out : s->plan_->outputs) s->outputs_.push_back(io_info(out));
+  return s;
+}
+
+Status SessionImpl::check_feed(const ir::ValueInfo& decl, const Value& v) const {
+  const ir::TypeInfo& t = decl.type;
+  const std::string what = "input '" + decl.name + "'";
+  if (t.kind == ir::TypeInfo::Kind::kTensor) {
+    if (!v.is_tensor()) return invalid_argument(what + " must be a tensor");
+    if (t.elem != DataType::kUndefined && v.tensor.dtype() != t.elem)
+      return invalid_argument(what + " must be " + dtype_name(t.elem) + ", got " +
+                              dtype_name(v.tensor.dtype()));
+    if (t.shape) {
+      const ir::Shape& s = *t.shape;
+      if (static_cast<size_t>(v.tensor.rank()) != s.size())
+        return invalid_argument(what + " must have shape " + ir::shape_to_string(s) + ", got " +
+                                shape_to_string(v.tensor.shape()));
+      for (size_t i = 0; i < s.size(); ++i)
+        if (s[i].known() && s[i].value != v.tensor.shape()[i])
+          return invalid_argument(what + " must have shape " + ir::shape_to_string(s) + ", got " +
+                                  shape_to_string(v.tensor.shape()));
+    }
+  } else if (t.kind == ir::TypeInfo::Kind::kSequence && !v.is_sequence()) {
+    return invalid_argument(what + " must be a sequence");
+  } else if (t.kind == ir::TypeInfo::Kind::kOptional && !v.is_optional()) {
+    return invalid_argument(what + " must be an optional");
+  }
+  return Status::ok();
+}
+
+Result<std::map<std::string, Value>> SessionImpl::run(const std::map<std::string, Value>& feeds) const {
+  const Subgraph& g = *plan_;
+  std::vector<Value> inputs(g.inputs.size());
+  std::vector<std::pair<int, Value>> overrides;
+  size_t used = 0;
+  for (size_t i = 0; i < g.inputs.size(); ++i) {
+    auto it = feeds.find(g.inputs[i].name);
+    if (it == feeds.end()) return invalid_argument("input '" + g.inputs[i].name + "' was not given");
+    TRY(check_feed(g.inputs[i], it->second));
+    inputs[i] = it->second;
+    ++used;
+  }
+  for (const auto& [name, slot] : g.overridable) {
+    auto it = feeds.find(name);
+    if (it == feeds.end()) continue;
+    overrides.emplace_back(slot, it->second);
+    ++used;
+  }
+  if (used != feeds.size())
+    for (const auto& [name, v] : feeds) {
+      bool known = false;
+      for (const auto& in : g.inputs) known |= in.name == name;
+      for (const auto& [n, s] : g.overridable) known |= n == name;
+      if (!known) return invalid_argument("the model has no input named '" + name + "'");
+    }
+  ExecOptions eo{options_.mode, pool_.get()};
+  ASSIGN_OR_RETURN(auto outs, execute(g, std::move(inputs), {}, eo, std::move(overrides)));
+  std::map<std::string, Value> result;
+  for (size_t i = 0; i < outs.size(); ++i) result[g.outputs[i].name] = std::move(outs[i]);
+  return result;
+}
+
+Session::Session(std::unique_ptr<SessionImpl> impl) : impl_(std::move(impl)) {}
+Session::~Session() = default;
+
+Result<std::unique_ptr<Session>> Session::load(const std::string& path, const SessionOptions& options) {
+  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path));
+  ASSIGN_OR_RETURN(auto impl, SessionImpl::create(std::move(model), options));
+  return std::unique_ptr<Session>(new Session(std::move(impl)));
+}
+
+Result<std::unique_ptr<Session>> Session::load_bytes(const void* data, size_t size,
+                                                     const SessionOptions& options) {
+  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_bytes(data, size, onnx::LoadOptions{}));
+  ASSIGN_OR_RETURN(auto impl, SessionImpl::create(std::move(model), options));
+  return std::unique_ptr<Session>(new Session(std::move(impl)));
+}
+
+const std::vector<IoInfo>& Session::inputs() const { return impl_->inputs(); }
+const std::vector<IoInfo>& Session::outputs() const { return impl_->outputs(); }
+const SessionOptions& Session::options() const { return impl_->options(); }
+
+Result<std::map<std::string, Value>> Session::run(const std::map<std::string, Value>& feeds) const {
+  return impl_->run(feeds);
+}
+
+}  // namespace twinrt

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <memory>
+
+#include "ir/ir.h"
+#include "runtime/plan.h"
+#include "runtime/thread_pool.h"
+#include "twinrt/session.h"
+
+namespace twinrt {
+
+class SessionImpl {
+ public:
+  static Result<std::unique_ptr<SessionImpl>> create(ir::Model model, const SessionOptions& options);
+
+  Result<std::map<std::string, Value>> run(const std::map<std::string, Value>& feeds) const;
+
+  const ir::Model& model() const { return model_; }
+  const Subgraph& plan() const { return *plan_; }
+  const SessionOptions& options() const { return options_; }
+  const std::vector<IoInfo>& inputs() const { return inputs_; }
+  const std::vector<IoInfo>& outputs() const { return outputs_; }
+
+ private:
+  Status check_feed(const ir::ValueInfo& decl, const Value& v) const;
+  ir::Model model_;
+  SessionOptions options_;
+  std::shared_ptr<const Subgraph> plan_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::vector<IoInfo> inputs_, outputs_;
+};
+
+IoInfo io_info(const ir::ValueInfo& v);
+
+// Replaces calls to model-local functions with their bodies (recursively, in nested
+// graphs too), binding attribute references.
+Status inline_functions(ir::Model& model);
+
+}  // namespace twinrt

@@ -1,0 +1,73 @@
+#include "runtime/thread_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+namespace twinrt {
+
+ThreadPool::ThreadPool(int threads) {
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (auto& w : workers_) w.join();
+}
+
+void ThreadPool::worker_loop() {
+  for (;;) {
+    std::function<void()> task;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
+      if (stop_ && tasks_.empty()) return;
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+    task();
+  }
+}
+
+void ThreadPool::parallel_for(int64_t n, int64_t grain,
+                              const std::function<void(int64_t, int64_t)>& fn) {
+  if (n <= 0) return;
+  grain = std::max<int64_t>(grain, 1);
+  int64_t chunks = std::min<int64_t>((n + grain - 1) / grain, int64_t{size()} * 4);
+  if (workers_.empty() || chunks <= 1) {
+    fn(0, n);
+    return;
+  }
+  int64_t step = (n + chunks - 1) / chunks;
+  // Shared state for this call: the next chunk to claim and how many are done.
+  struct Job {
+    std::atomic<int64_t> next{0};
+    std::atomic<int64_t> done{0};
+    std::mutex mu;
+    std::condition_variable cv;
+  };
+  auto job = std::make_shared<Job>();
+  auto work = [job, chunks, step, n, &fn] {
+    for (int64_t c; (c = job->next.fetch_add(1)) < chunks;) {
+      fn(c * step, std::min(n, (c + 1) * step));
+      if (job->done.fetch_add(1) + 1 == chunks) {
+        std::lock_guard<std::mutex> lock(job->mu);
+        job->cv.notify_all();
+      }
+    }
+  };
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < workers_.size(); ++i) tasks_.push_back(work);
+  }
+  cv_.notify_all();
+  work();
+  std::unique_lock<std::mutex> lock(job->mu);
+  job->cv.wait(lock, [&] { return job->done.load() == chunks; });
+}
+
+}  // namespace twinrt
