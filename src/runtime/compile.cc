@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <set>
 
+#include "runtime/execute.h"
 #include "runtime/plan.h"
 
 namespace twinrt {
@@ -110,11 +111,21 @@ class Compiler {
 
  private:
   Status compile_node(const ir::Node& node, Scope& scope, const ir::Graph& graph,
-                      std::map<int, const Tensor*>& constants);
+                      std::map<int, Value>& constants);
+  bool try_fold(const Step& step, const std::vector<const Value*>& inputs, Scope& scope,
+                const ir::Graph& graph, std::map<int, Value>& constants);
   ir::TypeInfo apply_overrides(ir::TypeInfo t) const;
   const ir::Model& model_;
   const CompileOptions& options_;
+  ThreadPool fold_pool_{1};
 };
+
+// Ops whose outputs are random must run every time, never be folded.
+bool is_nondeterministic(const ir::Node& n) {
+  static const std::set<std::string> ops = {"RandomNormal", "RandomUniform", "RandomNormalLike",
+                                            "RandomUniformLike", "Multinomial", "Bernoulli", "Dropout"};
+  return n.domain.empty() && ops.count(n.op_type);
+}
 
 ir::TypeInfo Compiler::apply_overrides(ir::TypeInfo t) const {
   if (t.is_tensor() && t.shape)
@@ -151,14 +162,13 @@ Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scop
   Scope scope;
   scope.parent = parent;
   scope.g = sub.get();
-  std::map<int, const Tensor*> constants;
+  std::map<int, Value> constants;  // initializers and folded values; map nodes never move
 
   for (const auto& name : graph.initializer_order) {
     const Tensor& t = graph.initializers.at(name);
     if (scope.slots.count(name)) return invalid_model("initializer '" + name + "' is defined twice");
     int slot = scope.new_slot(name, ir::TypeInfo::tensor(t.dtype(), ir::shape_of(t.shape())));
-    sub->constants.emplace_back(slot, Value::of(t));
-    constants[slot] = &t;
+    constants[slot] = Value::of(t);
   }
   for (const auto& in : graph.inputs) {
     auto init = scope.slots.find(in.name);
@@ -174,6 +184,7 @@ Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scop
 
   ASSIGN_OR_RETURN(auto order, topological_order(graph));
   for (const ir::Node* node : order) TRY(compile_node(*node, scope, graph, constants));
+  for (auto& [slot, v] : constants) sub->constants.emplace_back(slot, std::move(v));
 
   for (const auto& out : graph.outputs) {
     int slot = scope.resolve(out.name);
@@ -193,6 +204,9 @@ Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scop
       if (s >= 0) last_reader[static_cast<size_t>(s)] = static_cast<int>(i);
     for (const auto& [n, s] : sub->steps[i].implicit_inputs) last_reader[static_cast<size_t>(s)] = static_cast<int>(i);
   }
+  for (size_t i = 0; i < sub->steps.size(); ++i)  // outputs nobody reads die with their step
+    for (int s : sub->steps[i].outputs)
+      if (s >= 0 && last_reader[static_cast<size_t>(s)] < 0) last_reader[static_cast<size_t>(s)] = static_cast<int>(i);
   for (int s = 0; s < sub->num_slots; ++s) {
     int r = last_reader[static_cast<size_t>(s)];
     if (r >= 0 && !keep.count(s)) sub->steps[static_cast<size_t>(r)].free_after.push_back(s);
@@ -201,11 +215,13 @@ Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scop
 }
 
 Status Compiler::compile_node(const ir::Node& node, Scope& scope, const ir::Graph& graph,
-                              std::map<int, const Tensor*>& constants) {
+                              std::map<int, Value>& constants) {
   Step step;
   step.node = &node;
   std::vector<ir::TypeInfo> in_types;
   std::vector<const Tensor*> in_consts;
+  std::vector<const Value*> in_values;  // constant inputs as values, for folding
+  bool all_constant = true;
   for (const auto& in : node.inputs) {
     int slot = in.empty() ? -1 : scope.resolve(in);
     if (!in.empty() && slot < 0)
@@ -214,7 +230,10 @@ Status Compiler::compile_node(const ir::Node& node, Scope& scope, const ir::Grap
     step.inputs.push_back(slot);
     in_types.push_back(slot < 0 ? ir::TypeInfo{} : scope.g->slot_types[static_cast<size_t>(slot)]);
     auto c = constants.find(slot);
-    in_consts.push_back(c == constants.end() ? nullptr : c->second);
+    bool known = c != constants.end();
+    in_consts.push_back(known && c->second.is_tensor() ? &c->second.tensor : nullptr);
+    in_values.push_back(known ? &c->second : nullptr);
+    all_constant &= known || slot < 0;
   }
 
   int64_t opset = model_.opset(node.domain);
@@ -238,6 +257,10 @@ Status Compiler::compile_node(const ir::Node& node, Scope& scope, const ir::Grap
     for (const auto& name : child->outer_names)
       if (seen.insert(name).second) step.implicit_inputs.emplace_back(name, scope.resolve(name));
 
+  if (all_constant && children.empty() && !is_nondeterministic(node) &&
+      try_fold(step, in_values, scope, graph, constants))
+    return Status::ok();
+
   InferContext ictx{node, opset, in_types, in_consts, std::vector<ir::TypeInfo>(node.outputs.size())};
   TRY(step.kernel->infer(ictx).with_context(node.describe() + ": "));
 
@@ -253,6 +276,31 @@ Status Compiler::compile_node(const ir::Node& node, Scope& scope, const ir::Grap
   }
   scope.g->steps.push_back(std::move(step));
   return Status::ok();
+}
+
+// Runs a node whose inputs are all known now and records its outputs as constants, so
+// the plan skips it and later nodes see the values (shape inference, weight packing).
+bool Compiler::try_fold(const Step& step, const std::vector<const Value*>& inputs, Scope& scope,
+                        const ir::Graph& graph, std::map<int, Value>& constants) {
+  const ir::Node& node = *step.node;
+  for (const auto& out : node.outputs)
+    if (!out.empty() && scope.slots.count(out)) return false;  // let compile_node report it
+  std::vector<Value> results(node.outputs.size());
+  std::vector<Value*> outs;
+  for (size_t i = 0; i < node.outputs.size(); ++i) outs.push_back(node.outputs[i].empty() ? nullptr : &results[i]);
+  ExecOptions eo{options_.mode, &fold_pool_};
+  KernelContext ctx(inputs, outs, {}, eo);
+  if (!step.kernel->run(ctx).is_ok()) return false;  // the error will surface when the graph runs
+  for (size_t i = 0; i < node.outputs.size(); ++i)
+    if (outs[i] && results[i].kind == Value::Kind::kNone) return false;
+  for (size_t i = 0; i < node.outputs.size(); ++i) {
+    if (!outs[i]) continue;
+    const Value& v = results[i];
+    ir::TypeInfo t = v.is_tensor() ? ir::TypeInfo::tensor(v.tensor.dtype(), ir::shape_of(v.tensor.shape()))
+                                   : merge_types(ir::TypeInfo{}, declared_type(graph, node.outputs[i]));
+    constants[scope.new_slot(node.outputs[i], t)] = std::move(results[i]);
+  }
+  return true;
 }
 
 }  // namespace

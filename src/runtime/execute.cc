@@ -1,62 +1,34 @@
 #include "runtime/execute.h"
 
 namespace twinrt {
-namespace {
 
-class StepContext final : public RunContext {
- public:
-  StepContext(const Step& step, std::vector<Value>& slots, const ExecOptions& options)
-      : step_(step), slots_(slots), options_(options) {}
+const Value* KernelContext::input_value(size_t i) const {
+  if (i >= inputs_.size() || !inputs_[i]) return nullptr;
+  return inputs_[i]->kind == Value::Kind::kNone ? nullptr : inputs_[i];
+}
 
-  size_t num_inputs() const override { return step_.inputs.size(); }
-  const Value* input_value(size_t i) const override {
-    if (i >= step_.inputs.size() || step_.inputs[i] < 0) return nullptr;
-    const Value& v = slots_[static_cast<size_t>(step_.inputs[i])];
-    return v.kind == Value::Kind::kNone ? nullptr : &v;
-  }
-  size_t num_outputs() const override { return step_.outputs.size(); }
-  bool output_requested(size_t i) const override {
-    return i < step_.outputs.size() && step_.outputs[i] >= 0;
-  }
-  Result<Tensor*> output(size_t i, DataType dtype, std::vector<int64_t> shape) override {
-    ASSIGN_OR_RETURN(Tensor t, Tensor::create(dtype, std::move(shape)));
-    Value& slot = out_slot(i);
-    slot = Value::of(std::move(t));
-    return &slot.tensor;
-  }
-  void set_output(size_t i, Value v) override { out_slot(i) = std::move(v); }
-  Mode mode() const override { return options_.mode; }
-  ThreadPool& pool() const override { return *options_.pool; }
+Result<Tensor*> KernelContext::output(size_t i, DataType dtype, std::vector<int64_t> shape) {
+  ASSIGN_OR_RETURN(Tensor t, Tensor::create(dtype, std::move(shape)));
+  Value& slot = out_slot(i);
+  slot = Value::of(std::move(t));
+  return &slot.tensor;
+}
 
-  Result<std::vector<Value>> run_subgraph(const Subgraph& g, std::vector<Value> inputs) override {
-    if (inputs.size() != g.input_slots.size())
-      return invalid_model("subgraph '" + g.name + "' takes " + std::to_string(g.input_slots.size()) +
-                           " inputs, given " + std::to_string(inputs.size()));
-    std::vector<Value> outer;
-    outer.reserve(g.outer_names.size());
-    for (const auto& name : g.outer_names) {
-      const Value* found = nullptr;
-      for (const auto& [n, slot] : step_.implicit_inputs)
-        if (n == name) found = &slots_[static_cast<size_t>(slot)];
-      if (!found) return internal_error("outer value '" + name + "' was not bound");
-      outer.push_back(*found);
-    }
-    return execute(g, std::move(inputs), std::move(outer), options_);
+Result<std::vector<Value>> KernelContext::run_subgraph(const Subgraph& g, std::vector<Value> inputs) {
+  if (inputs.size() != g.input_slots.size())
+    return invalid_model("subgraph '" + g.name + "' takes " + std::to_string(g.input_slots.size()) +
+                         " inputs, given " + std::to_string(inputs.size()));
+  std::vector<Value> outer;
+  outer.reserve(g.outer_names.size());
+  for (const auto& name : g.outer_names) {
+    const Value* found = nullptr;
+    for (const auto& [n, v] : implicit_)
+      if (n == name) found = v;
+    if (!found) return internal_error("outer value '" + name + "' was not bound");
+    outer.push_back(*found);
   }
-
- private:
-  Value& out_slot(size_t i) {
-    // Writes to an omitted output land in a scratch value that is dropped.
-    if (!output_requested(i)) return scratch_;
-    return slots_[static_cast<size_t>(step_.outputs[i])];
-  }
-  const Step& step_;
-  std::vector<Value>& slots_;
-  const ExecOptions& options_;
-  Value scratch_;
-};
-
-}  // namespace
+  return execute(g, std::move(inputs), std::move(outer), options_);
+}
 
 Result<std::vector<Value>> execute(const Subgraph& g, std::vector<Value> inputs,
                                    std::vector<Value> outer, const ExecOptions& options,
@@ -69,8 +41,18 @@ Result<std::vector<Value>> execute(const Subgraph& g, std::vector<Value> inputs,
   for (size_t i = 0; i < outer.size() && i < g.outer_slots.size(); ++i)
     slots[static_cast<size_t>(g.outer_slots[i])] = std::move(outer[i]);
 
+  auto slot_ptr = [&](int s) { return s < 0 ? nullptr : &slots[static_cast<size_t>(s)]; };
   for (const Step& step : g.steps) {
-    StepContext ctx(step, slots, options);
+    std::vector<const Value*> in;
+    in.reserve(step.inputs.size());
+    for (int s : step.inputs) in.push_back(slot_ptr(s));
+    std::vector<Value*> out;
+    out.reserve(step.outputs.size());
+    for (int s : step.outputs) out.push_back(slot_ptr(s));
+    std::vector<std::pair<std::string, const Value*>> implicit;
+    for (const auto& [name, s] : step.implicit_inputs) implicit.emplace_back(name, slot_ptr(s));
+
+    KernelContext ctx(std::move(in), std::move(out), std::move(implicit), options);
     Status st = step.kernel->run(ctx);
     if (!st.is_ok()) {
       const std::string where = step.node->describe() + ": ";
