@@ -4,6 +4,7 @@
 
 #include "runtime/execute.h"
 #include "runtime/plan.h"
+#include "runtime/planner.h"
 
 namespace twinrt {
 namespace {
@@ -194,23 +195,7 @@ Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scop
     sub->output_slots.push_back(slot);
   }
 
-  // Free each slot after its last reader; graph outputs, constants and outer values live on.
-  std::set<int> keep(sub->output_slots.begin(), sub->output_slots.end());
-  for (const auto& [slot, v] : sub->constants) keep.insert(slot);
-  for (int s : sub->outer_slots) keep.insert(s);
-  std::vector<int> last_reader(static_cast<size_t>(sub->num_slots), -1);
-  for (size_t i = 0; i < sub->steps.size(); ++i) {
-    for (int s : sub->steps[i].inputs)
-      if (s >= 0) last_reader[static_cast<size_t>(s)] = static_cast<int>(i);
-    for (const auto& [n, s] : sub->steps[i].implicit_inputs) last_reader[static_cast<size_t>(s)] = static_cast<int>(i);
-  }
-  for (size_t i = 0; i < sub->steps.size(); ++i)  // outputs nobody reads die with their step
-    for (int s : sub->steps[i].outputs)
-      if (s >= 0 && last_reader[static_cast<size_t>(s)] < 0) last_reader[static_cast<size_t>(s)] = static_cast<int>(i);
-  for (int s = 0; s < sub->num_slots; ++s) {
-    int r = last_reader[static_cast<size_t>(s)];
-    if (r >= 0 && !keep.count(s)) sub->steps[static_cast<size_t>(r)].free_after.push_back(s);
-  }
+  LastUsePlanner().plan(*sub);
   return sub;
 }
 
