@@ -1,0 +1,85 @@
+// float16 and bfloat16 have no arithmetic of their own: nn ops widen them to float,
+// compute, and round the result back once. Every other type computes as itself.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/math/half.h"
+#include "twinrt/tensor.h"
+
+namespace twinrt::nn {
+
+template <class T>
+inline constexpr bool is_half_v = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
+
+template <class T>
+using compute_t = std::conditional_t<is_half_v<T>, float, T>;
+
+template <class T>
+compute_t<T> to_compute(T v) {
+  if constexpr (is_half_v<T>) return math::to_float(v);
+  else return v;
+}
+
+template <class T>
+T from_compute(compute_t<T> v) {
+  if constexpr (std::is_same_v<T, Float16>) return math::to_float16(v);
+  else if constexpr (std::is_same_v<T, BFloat16>) return math::to_bfloat16(v);
+  else return v;
+}
+
+// The accumulator for sums of T: double in reference mode, else the compute type.
+template <class T, bool kReference>
+using accum_t = std::conditional_t<kReference && std::is_floating_point_v<compute_t<T>>, double, compute_t<T>>;
+
+// A tensor's elements as compute_t<T>: the tensor's own memory, or a widened copy.
+template <class T>
+class ComputeInput {
+ public:
+  explicit ComputeInput(const Tensor& t) {
+    if constexpr (is_half_v<T>) {
+      const T* src = t.data<T>();
+      copy_.resize(static_cast<size_t>(t.numel()));
+      for (size_t i = 0; i < copy_.size(); ++i) copy_[i] = to_compute(src[i]);
+      ptr_ = copy_.data();
+    } else {
+      ptr_ = t.data<T>();
+    }
+  }
+  const compute_t<T>* data() const { return ptr_; }
+
+ private:
+  std::vector<compute_t<T>> copy_;
+  const compute_t<T>* ptr_ = nullptr;
+};
+
+// Where a kernel writes compute_t<T> results for an output tensor; commit() rounds a
+// widened buffer back into the tensor (a no-op when T computes as itself).
+template <class T>
+class ComputeOutput {
+ public:
+  explicit ComputeOutput(Tensor& t) : tensor_(t) {
+    if constexpr (is_half_v<T>) {
+      buffer_.assign(static_cast<size_t>(t.numel()), 0.0f);
+      ptr_ = buffer_.data();
+    } else {
+      ptr_ = t.data<T>();
+    }
+  }
+  compute_t<T>* data() { return ptr_; }
+  void commit() {
+    if constexpr (is_half_v<T>) {
+      T* dst = tensor_.data<T>();
+      for (size_t i = 0; i < buffer_.size(); ++i) dst[i] = from_compute<T>(buffer_[i]);
+    }
+  }
+
+ private:
+  Tensor& tensor_;
+  std::vector<compute_t<T>> buffer_;
+  compute_t<T>* ptr_ = nullptr;
+};
+
+}  // namespace twinrt::nn

@@ -1,0 +1,69 @@
+// Kernel choice and threading for matrix products (Gemm, MatMul, Conv, Einsum).
+#pragma once
+
+#include <algorithm>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/ref/gemm_ref.h"
+#include "runtime/thread_pool.h"
+#include "twinrt/session.h"
+
+namespace twinrt::nn {
+
+// The matrix-product kernel for element type T in `mode`; chosen once when an op's
+// kernel is created. T is float, double or a 32/64-bit integer.
+template <class T>
+kernels::GemmFn<T> select_gemm(Mode mode) {
+  if constexpr (std::is_same_v<T, float>)
+    return mode == Mode::kReference ? kernels::f32_gemm_f64acc_ref : kernels::f32_gemm_ref;
+  else if constexpr (std::is_same_v<T, double>) return kernels::f64_gemm_ref;
+  else if constexpr (std::is_same_v<T, int32_t>) return kernels::i32_gemm_ref;
+  else if constexpr (std::is_same_v<T, int64_t>) return kernels::i64_gemm_ref;
+  else if constexpr (std::is_same_v<T, uint32_t>) return kernels::u32_gemm_ref;
+  else if constexpr (std::is_same_v<T, uint64_t>) return kernels::u64_gemm_ref;
+  else static_assert(!sizeof(T), "no gemm kernel for this type");
+}
+
+// Runs `fn` on row/column blocks of `p` across the pool. Each block computes whole dot
+// products, so the result does not depend on the number of threads.
+template <class T>
+void parallel_gemm(ThreadPool& pool, kernels::GemmFn<T> fn, const kernels::GemmProblem<T>& p) {
+  constexpr int64_t kSerialWork = 1 << 16;  // multiply-adds below which threads cost more than they save
+  const int64_t work = p.m * p.n * std::max<int64_t>(p.k, 1);
+  if (pool.size() <= 1 || work < kSerialWork) {
+    fn(p);
+    return;
+  }
+  // Prefer splitting rows (each block reads its own rows of A); split columns too when
+  // there are too few rows to keep every thread busy.
+  const int64_t want = int64_t{pool.size()} * 4;
+  const int64_t row_blocks = std::min<int64_t>(want, (p.m + 3) / 4);
+  const int64_t col_blocks = std::min<int64_t>((want + row_blocks - 1) / row_blocks, (p.n + 63) / 64);
+  const int64_t rows = ((p.m + row_blocks - 1) / row_blocks + 3) / 4 * 4;
+  const int64_t cols = ((p.n + col_blocks - 1) / col_blocks + 7) / 8 * 8;
+  const int64_t nr = (p.m + rows - 1) / rows, nc = (p.n + cols - 1) / cols;
+  pool.parallel_for(nr * nc, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t m0 = (t / nc) * rows, n0 = (t % nc) * cols;
+      fn(kernels::gemm_block(p, m0, std::min(rows, p.m - m0), n0, std::min(cols, p.n - n0)));
+    }
+  });
+}
+
+// Runs a batch of independent problems: whole problems per thread when there are enough
+// of them, else each one split by parallel_gemm.
+template <class T>
+void parallel_gemm_batch(ThreadPool& pool, kernels::GemmFn<T> fn,
+                         const std::vector<kernels::GemmProblem<T>>& batch) {
+  const int64_t count = static_cast<int64_t>(batch.size());
+  if (count >= int64_t{pool.size()} * 2) {
+    pool.parallel_for(count, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) fn(batch[static_cast<size_t>(i)]);
+    });
+    return;
+  }
+  for (const auto& p : batch) parallel_gemm(pool, fn, p);
+}
+
+}  // namespace twinrt::nn
