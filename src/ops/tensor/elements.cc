@@ -1,0 +1,128 @@
+#include "ops/tensor/elements.h"
+
+namespace twinrt::tensor_ops {
+namespace {
+
+// Advances a row-major multi-index over dims [0, rank) (the odometer of an n-d loop);
+// returns false after the last index.
+bool next_index(std::vector<int64_t>& idx, const std::vector<int64_t>& shape, size_t rank) {
+  for (size_t d = rank; d-- > 0;) {
+    if (++idx[d] < shape[d]) return true;
+    idx[d] = 0;
+  }
+  return false;
+}
+
+template <class E>
+void copy_strided_typed(E* dst, const E* src, const std::vector<int64_t>& shape,
+                        const std::vector<int64_t>& strides) {
+  const size_t rank = shape.size();
+  if (rank == 0) {
+    *dst = *src;
+    return;
+  }
+  const int64_t inner = shape[rank - 1];
+  const int64_t inner_stride = strides[rank - 1];
+  std::vector<int64_t> idx(rank - 1, 0);
+  do {
+    int64_t off = 0;
+    for (size_t d = 0; d + 1 < rank; ++d) off += idx[d] * strides[d];
+    const E* s = src + off;
+    if (inner_stride == 1) {
+      for (int64_t i = 0; i < inner; ++i) dst[i] = s[i];
+    } else {
+      for (int64_t i = 0; i < inner; ++i) dst[i] = s[i * inner_stride];
+    }
+    dst += inner;
+  } while (next_index(idx, shape, rank - 1));
+}
+
+template <class E>
+void gather_maps_typed(E* dst, const E* src, const std::vector<int64_t>& src_shape,
+                       const std::vector<std::vector<int64_t>>& maps, const E* fill) {
+  const size_t rank = maps.size();
+  if (rank == 0) {
+    *dst = *src;
+    return;
+  }
+  const std::vector<int64_t> strides = row_major_strides(src_shape);
+  std::vector<int64_t> out_shape(rank);
+  for (size_t d = 0; d < rank; ++d) out_shape[d] = static_cast<int64_t>(maps[d].size());
+  const std::vector<int64_t>& last = maps[rank - 1];
+  const int64_t inner = static_cast<int64_t>(last.size());
+  // A contiguous, fully valid last map turns each row into one run copy.
+  bool last_is_run = inner > 0 && last[0] >= 0;
+  for (int64_t i = 1; i < inner && last_is_run; ++i) last_is_run = last[i] == last[0] + i;
+
+  std::vector<int64_t> idx(rank - 1, 0);
+  for (size_t d = 0; d + 1 < rank; ++d)
+    if (out_shape[d] == 0) return;
+  do {
+    int64_t off = 0;
+    bool outside = false;
+    for (size_t d = 0; d + 1 < rank; ++d) {
+      int64_t c = maps[d][idx[d]];
+      if (c < 0) outside = true;
+      off += c * strides[d];
+    }
+    if (outside) {
+      for (int64_t i = 0; i < inner; ++i) dst[i] = *fill;
+    } else if (last_is_run) {
+      const E* s = src + off + last[0];
+      for (int64_t i = 0; i < inner; ++i) dst[i] = s[i];
+    } else {
+      for (int64_t i = 0; i < inner; ++i) dst[i] = last[i] < 0 ? *fill : src[off + last[i]];
+    }
+    dst += inner;
+  } while (next_index(idx, out_shape, rank - 1));
+}
+
+}  // namespace
+
+std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+  return strides;
+}
+
+Status copy_strided(DataType dt, void* dst, const void* src, const std::vector<int64_t>& shape,
+                    const std::vector<int64_t>& src_strides) {
+  if (shape_numel(shape) == 0) return Status::ok();
+  // Drop unit dims and merge dims that are contiguous in the source: fewer, longer loops.
+  std::vector<int64_t> dims, strides;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    if (!dims.empty() && strides.back() == src_strides[d] * shape[d]) {
+      dims.back() *= shape[d];
+      strides.back() = src_strides[d];
+      continue;
+    }
+    dims.push_back(shape[d]);
+    strides.push_back(src_strides[d]);
+  }
+  return dispatch_by_size(dt, [&](auto* tag) {
+    using E = std::remove_pointer_t<decltype(tag)>;
+    copy_strided_typed(static_cast<E*>(dst), static_cast<const E*>(src), dims, strides);
+    return Status::ok();
+  });
+}
+
+Status gather_by_axis_maps(DataType dt, void* dst, const void* src,
+                           const std::vector<int64_t>& src_shape,
+                           const std::vector<std::vector<int64_t>>& maps, const void* fill) {
+  if (maps.size() != src_shape.size())
+    return internal_error("gather_by_axis_maps: rank mismatch");
+  for (size_t d = 0; d < maps.size(); ++d)
+    for (int64_t c : maps[d]) {
+      if (c >= src_shape[d]) return internal_error("gather_by_axis_maps: coordinate out of range");
+      if (c < 0 && !fill) return internal_error("gather_by_axis_maps: no fill value");
+    }
+  return dispatch_by_size(dt, [&](auto* tag) {
+    using E = std::remove_pointer_t<decltype(tag)>;
+    gather_maps_typed(static_cast<E*>(dst), static_cast<const E*>(src), src_shape, maps,
+                      static_cast<const E*>(fill));
+    return Status::ok();
+  });
+}
+
+}  // namespace twinrt::tensor_ops

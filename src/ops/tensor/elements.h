@@ -1,0 +1,82 @@
+// Type-generic element movement for the data-movement ops (Transpose, Slice, Gather, Pad,
+// Tile, ...). These ops never look at element values, so they move elements by their byte
+// size: one instantiation per size serves every dtype of that size, and string tensors
+// copy std::string objects.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "twinrt/status.h"
+#include "twinrt/tensor.h"
+
+namespace twinrt::tensor_ops {
+
+// A 16-byte element (complex128), moved as a whole.
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+// Calls f with a typed null pointer whose pointee has the element's size: uint8_t,
+// uint16_t, uint32_t, uint64_t, Bytes16, or std::string for string tensors.
+template <class F>
+Status dispatch_by_size(DataType dt, F&& f) {
+  if (dt == DataType::kString) return f(static_cast<std::string*>(nullptr));
+  switch (dtype_size(dt)) {
+    case 1: return f(static_cast<uint8_t*>(nullptr));
+    case 2: return f(static_cast<uint16_t*>(nullptr));
+    case 4: return f(static_cast<uint32_t*>(nullptr));
+    case 8: return f(static_cast<uint64_t*>(nullptr));
+    case 16: return f(static_cast<Bytes16*>(nullptr));
+    default: break;
+  }
+  return not_implemented(std::string("type ") + dtype_name(dt) + " is not supported here");
+}
+
+// Element `index` of a tensor as an untyped pointer.
+inline std::byte* element_ptr(Tensor& t, int64_t index) {
+  return static_cast<std::byte*>(t.raw()) + static_cast<size_t>(index) * dtype_size(t.dtype());
+}
+inline const std::byte* element_ptr(const Tensor& t, int64_t index) {
+  return static_cast<const std::byte*>(t.raw()) + static_cast<size_t>(index) * dtype_size(t.dtype());
+}
+
+// Copies n elements (non-overlapping).
+inline void copy_elements(DataType dt, void* dst, const void* src, int64_t n) {
+  if (n <= 0) return;
+  if (dt == DataType::kString) {
+    const auto* s = static_cast<const std::string*>(src);
+    auto* d = static_cast<std::string*>(dst);
+    for (int64_t i = 0; i < n; ++i) d[i] = s[i];
+  } else {
+    std::memcpy(dst, src, static_cast<size_t>(n) * dtype_size(dt));
+  }
+}
+
+// Copies all of `src` into `dst` (same dtype and element count).
+inline void copy_tensor_data(const Tensor& src, Tensor& dst) {
+  copy_elements(src.dtype(), dst.raw(), src.raw(), src.numel());
+}
+
+// Row-major element strides of a shape.
+std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape);
+
+// dst (contiguous, row-major over `shape`) receives src[sum(i[d] * src_strides[d])] for
+// every index i. Strides are in elements and may be zero (broadcast) or negative when
+// `src` points at the element reached by the all-zero index.
+Status copy_strided(DataType dt, void* dst, const void* src, const std::vector<int64_t>& shape,
+                    const std::vector<int64_t>& src_strides);
+
+// dst has one dimension per entry of `maps`; output index i reads the source element
+// whose coordinate along axis d is maps[d][i[d]] (src is contiguous with `src_shape`).
+// A coordinate of -1 means "outside the source": the element is `fill` (one element of
+// the same dtype), which must then be non-null. Serves Slice, Tile, Pad, nearest Resize.
+Status gather_by_axis_maps(DataType dt, void* dst, const void* src,
+                           const std::vector<int64_t>& src_shape,
+                           const std::vector<std::vector<int64_t>>& maps, const void* fill);
+
+}  // namespace twinrt::tensor_ops

@@ -1,0 +1,88 @@
+#include "ops/tensor/tensor_args.h"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "kernels/math/half.h"
+#include "ops/common/dispatch.h"
+
+namespace twinrt::tensor_ops {
+
+Result<int64_t> normalize_axis(int64_t axis, int64_t rank, const std::string& what) {
+  if (axis < -rank || axis >= rank)
+    return invalid_model(what + " " + std::to_string(axis) + " is out of range for rank " +
+                         std::to_string(rank) + " (expected [" + std::to_string(-rank) + ", " +
+                         std::to_string(rank - 1) + "])");
+  return axis < 0 ? axis + rank : axis;
+}
+
+Result<std::vector<int64_t>> normalize_axes(const std::vector<int64_t>& axes, int64_t rank,
+                                            const std::string& what) {
+  std::vector<int64_t> out;
+  out.reserve(axes.size());
+  for (int64_t a : axes) {
+    ASSIGN_OR_RETURN(int64_t n, normalize_axis(a, rank, what));
+    if (std::find(out.begin(), out.end(), n) != out.end())
+      return invalid_model(what + " " + std::to_string(a) + " is repeated");
+    out.push_back(n);
+  }
+  return out;
+}
+
+Result<std::vector<int64_t>> read_ints(const Tensor& t, const std::string& what) {
+  std::vector<int64_t> out(static_cast<size_t>(t.numel()));
+  if (t.dtype() == DataType::kInt64) {
+    const int64_t* p = t.data<int64_t>();
+    std::copy(p, p + t.numel(), out.begin());
+  } else if (t.dtype() == DataType::kInt32) {
+    const int32_t* p = t.data<int32_t>();
+    std::copy(p, p + t.numel(), out.begin());
+  } else {
+    return invalid_argument(what + " must be int64 or int32, got " + dtype_name(t.dtype()));
+  }
+  return out;
+}
+
+Result<int64_t> read_int_scalar(const Tensor& t, const std::string& what) {
+  if (t.numel() != 1)
+    return invalid_argument(what + " must hold one value, got shape " + shape_to_string(t.shape()));
+  ASSIGN_OR_RETURN(auto v, read_ints(t, what));
+  return v[0];
+}
+
+Result<double> read_number_scalar(const Tensor& t, const std::string& what) {
+  if (t.numel() != 1)
+    return invalid_argument(what + " must hold one value, got shape " + shape_to_string(t.shape()));
+  double value = 0;
+  TRY(dispatch<kAllNumeric>(t.dtype(), [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    const T v = *t.data<T>();
+    if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>)
+      value = math::to_float(v);
+    else
+      value = static_cast<double>(v);
+    return Status::ok();
+  }));
+  return value;
+}
+
+Result<std::vector<int64_t>> input_ints(const RunContext& ctx, size_t i, const std::string& what) {
+  ASSIGN_OR_RETURN(const Tensor* t, ctx.tensor_input(i));
+  return read_ints(*t, what);
+}
+
+std::optional<std::vector<int64_t>> constant_ints(const std::vector<const Tensor*>& constants,
+                                                  size_t i) {
+  if (i >= constants.size() || !constants[i]) return std::nullopt;
+  auto v = read_ints(*constants[i], "");
+  if (!v) return std::nullopt;
+  return std::move(v).value();
+}
+
+std::optional<int64_t> static_length(const InferContext& ctx, size_t i) {
+  const ir::Shape* s = ctx.shape(i);
+  if (!s || s->size() != 1 || !(*s)[0].known()) return std::nullopt;
+  return (*s)[0].value;
+}
+
+}  // namespace twinrt::tensor_ops

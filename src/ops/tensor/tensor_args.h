@@ -1,0 +1,39 @@
+// Reading the small integer arguments of the tensor ops (axes, shapes, pads, repeats),
+// whether they come from attributes, run-time input tensors or constant inputs known
+// at session creation.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ops/op.h"
+
+namespace twinrt::tensor_ops {
+
+// Maps an axis in [-rank, rank) to [0, rank); `what` names it in the error.
+Result<int64_t> normalize_axis(int64_t axis, int64_t rank, const std::string& what);
+// The same for a list; duplicates are an error.
+Result<std::vector<int64_t>> normalize_axes(const std::vector<int64_t>& axes, int64_t rank,
+                                            const std::string& what);
+
+// The values of an int32/int64 tensor (any shape), or an error naming `what`.
+Result<std::vector<int64_t>> read_ints(const Tensor& t, const std::string& what);
+// The single value of a one-element int32/int64 tensor.
+Result<int64_t> read_int_scalar(const Tensor& t, const std::string& what);
+// The single value of a one-element floating-point or integer tensor, as double.
+Result<double> read_number_scalar(const Tensor& t, const std::string& what);
+
+// Input i of a run as an integer list; `what` names it in errors.
+Result<std::vector<int64_t>> input_ints(const RunContext& ctx, size_t i, const std::string& what);
+
+// Values of input i when it is known before running (an initializer or constant), and
+// an int32/int64 tensor; nullopt otherwise.
+std::optional<std::vector<int64_t>> constant_ints(const std::vector<const Tensor*>& constants,
+                                                  size_t i);
+
+// Element count of the 1-D input i as the static shape says (nullopt when unknown).
+std::optional<int64_t> static_length(const InferContext& ctx, size_t i);
+
+}  // namespace twinrt::tensor_ops
