@@ -1,0 +1,43 @@
+// State shared by the message readers while one model (or test-data file) is parsed.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "onnx/loader.h"
+#include "onnx/mapped_file.h"
+
+namespace twinrt::onnx {
+
+// Graphs nest through attributes, types through sequences/optionals: a hostile file could
+// nest until the stack overflows, so every nested message counts against this cap.
+inline constexpr int kMaxNestingDepth = 64;
+
+struct ReadContext {
+  LoadOptions options;
+  // Owns the bytes being parsed; when set, raw tensor data may be viewed instead of copied.
+  std::shared_ptr<Storage> keepalive;
+  // External-data files mapped so far, by resolved path (many tensors share one file).
+  std::map<std::string, std::shared_ptr<MappedFile>> external_files;
+  int depth = 0;
+};
+
+// Counts one level of message nesting for as long as it lives.
+class NestingGuard {
+ public:
+  explicit NestingGuard(ReadContext& ctx) : ctx_(ctx) { ++ctx_.depth; }
+  ~NestingGuard() { --ctx_.depth; }
+  NestingGuard(const NestingGuard&) = delete;
+  NestingGuard& operator=(const NestingGuard&) = delete;
+  Status check(const char* message) const {
+    if (ctx_.depth <= kMaxNestingDepth) return Status::ok();
+    return invalid_model(std::string(message) + ": messages nested deeper than " +
+                         std::to_string(kMaxNestingDepth) + " levels");
+  }
+
+ private:
+  ReadContext& ctx_;
+};
+
+}  // namespace twinrt::onnx
