@@ -27,12 +27,6 @@ struct BinaryOpBase {
   Status validate(DataType) const { return Status::ok(); }
 };
 
-// not_implemented for a type outside `Set`, ok otherwise.
-template <unsigned Set>
-Status check_type_in(DataType t) {
-  return dispatch<Set>(t, [](auto*) { return Status::ok(); });
-}
-
 template <class Op>
 class BinaryKernel final : public OpKernel {
  public:

@@ -13,9 +13,17 @@
 #include <type_traits>
 
 #include "kernels/math/half.h"
+#include "kernels/math/math.h"
+#include "ops/common/dispatch.h"
 #include "twinrt/tensor.h"
 
 namespace twinrt {
+
+// not_implemented for a type outside the TypeSet `Set`, ok otherwise.
+template <unsigned Set>
+Status check_type_in(DataType t) {
+  return dispatch<Set>(t, [](auto*) { return Status::ok(); });
+}
 
 template <class T>
 inline constexpr bool is_half_v = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
@@ -133,5 +141,18 @@ template <class C>
 C nan_max(C a, C b) { return is_nan(a) || a >= b ? a : b; }
 template <class C>
 C nan_min(C a, C b) { return is_nan(a) || a <= b ? a : b; }
+
+// exp and log at the accumulator's precision (float: the double result rounded once).
+template <class A>
+A acc_exp(A v) { return static_cast<A>(math::exp(static_cast<double>(v))); }
+template <class A>
+A acc_log(A v) { return static_cast<A>(math::log(static_cast<double>(v))); }
+
+// "v beats best" for ArgMax/Hardmax and for ArgMin. A NaN beats every number in both,
+// so the first NaN is chosen, as numpy.argmax and numpy.argmin do.
+template <class C>
+bool beats_for_max(C v, C best) { return (is_nan(v) && !is_nan(best)) || v > best; }
+template <class C>
+bool beats_for_min(C v, C best) { return (is_nan(v) && !is_nan(best)) || v < best; }
 
 }  // namespace twinrt
