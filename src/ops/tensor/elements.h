@@ -62,6 +62,34 @@ inline void copy_tensor_data(const Tensor& src, Tensor& dst) {
   copy_elements(src.dtype(), dst.raw(), src.raw(), src.numel());
 }
 
+// Views both tensors as [outer, axis, inner] and copies, for every outer index, the
+// `count` axis positions starting at src_start into dst starting at dst_start. Concat,
+// Split and friends move whole slabs this way.
+struct AxisBlock {
+  int64_t outer = 1, inner = 1;   // products of the dims before and after the axis
+  int64_t src_axis = 0, dst_axis = 0;  // axis lengths of source and destination
+};
+// outer and inner of `shape` around `axis`, with both axis lengths set to shape[axis].
+inline AxisBlock axis_block(const std::vector<int64_t>& shape, size_t axis) {
+  AxisBlock b;
+  for (size_t d = 0; d < axis; ++d) b.outer *= shape[d];
+  for (size_t d = axis + 1; d < shape.size(); ++d) b.inner *= shape[d];
+  b.src_axis = b.dst_axis = shape[axis];
+  return b;
+}
+inline void copy_axis_block(DataType dt, const AxisBlock& b, void* dst, int64_t dst_start,
+                            const void* src, int64_t src_start, int64_t count) {
+  const size_t esize = dtype_size(dt);
+  auto* d = static_cast<std::byte*>(dst);
+  const auto* s = static_cast<const std::byte*>(src);
+  for (int64_t o = 0; o < b.outer; ++o) {
+    const int64_t di = (o * b.dst_axis + dst_start) * b.inner;
+    const int64_t si = (o * b.src_axis + src_start) * b.inner;
+    copy_elements(dt, d + static_cast<size_t>(di) * esize, s + static_cast<size_t>(si) * esize,
+                  count * b.inner);
+  }
+}
+
 // Row-major element strides of a shape.
 std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape);
 
