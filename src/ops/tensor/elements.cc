@@ -3,16 +3,6 @@
 namespace twinrt::tensor_ops {
 namespace {
 
-// Advances a row-major multi-index over dims [0, rank) (the odometer of an n-d loop);
-// returns false after the last index.
-bool next_index(std::vector<int64_t>& idx, const std::vector<int64_t>& shape, size_t rank) {
-  for (size_t d = rank; d-- > 0;) {
-    if (++idx[d] < shape[d]) return true;
-    idx[d] = 0;
-  }
-  return false;
-}
-
 template <class E>
 void copy_strided_typed(E* dst, const E* src, const std::vector<int64_t>& shape,
                         const std::vector<int64_t>& strides) {
@@ -34,7 +24,7 @@ void copy_strided_typed(E* dst, const E* src, const std::vector<int64_t>& shape,
       for (int64_t i = 0; i < inner; ++i) dst[i] = s[i * inner_stride];
     }
     dst += inner;
-  } while (next_index(idx, shape, rank - 1));
+  } while (next_index(idx, shape));
 }
 
 template <class E>
@@ -74,7 +64,7 @@ void gather_maps_typed(E* dst, const E* src, const std::vector<int64_t>& src_sha
       for (int64_t i = 0; i < inner; ++i) dst[i] = last[i] < 0 ? *fill : src[off + last[i]];
     }
     dst += inner;
-  } while (next_index(idx, out_shape, rank - 1));
+  } while (next_index(idx, out_shape));
 }
 
 }  // namespace

@@ -90,6 +90,16 @@ inline void copy_axis_block(DataType dt, const AxisBlock& b, void* dst, int64_t 
   }
 }
 
+// Advances a row-major multi-index over `shape` (an n-d loop's odometer); returns
+// false after the last index.
+inline bool next_index(std::vector<int64_t>& idx, const std::vector<int64_t>& shape) {
+  for (size_t d = idx.size(); d-- > 0;) {
+    if (++idx[d] < shape[d]) return true;
+    idx[d] = 0;
+  }
+  return false;
+}
+
 // Row-major element strides of a shape.
 std::vector<int64_t> row_major_strides(const std::vector<int64_t>& shape);
 

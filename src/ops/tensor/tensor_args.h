@@ -18,6 +18,16 @@ Result<int64_t> normalize_axis(int64_t axis, int64_t rank, const std::string& wh
 Result<std::vector<int64_t>> normalize_axes(const std::vector<int64_t>& axes, int64_t rank,
                                             const std::string& what);
 
+// An element index from a tensor (Gather, Scatter, ...) checked against an axis of
+// `size`, negative values counting from the end; the error names `what`.
+inline Result<int64_t> checked_index(int64_t index, int64_t size, const std::string& what) {
+  if (index < -size || index >= size)
+    return invalid_argument(what + " " + std::to_string(index) + " is out of range for an axis of size " +
+                            std::to_string(size) + " (expected [" + std::to_string(-size) + ", " +
+                            std::to_string(size - 1) + "])");
+  return index < 0 ? index + size : index;
+}
+
 // The values of an int32/int64 tensor (any shape), or an error naming `what`.
 Result<std::vector<int64_t>> read_ints(const Tensor& t, const std::string& what);
 // The single value of a one-element int32/int64 tensor.
