@@ -34,12 +34,31 @@ T from_compute(compute_t<T> v) {
 template <class T, bool kReference>
 using accum_t = std::conditional_t<kReference && std::is_floating_point_v<compute_t<T>>, double, compute_t<T>>;
 
-// A tensor's elements as compute_t<T>: the tensor's own memory, or a widened copy.
+// A constant half-type input widened to float once, when the op's kernel is created.
+class WidenedConstant {
+ public:
+  WidenedConstant() = default;
+  // Widens `constant` when it is float16/bfloat16; otherwise (or when null) holds nothing.
+  static Result<WidenedConstant> make(const Tensor* constant);
+  // The widened copy when `t` is that constant (same bytes), else null.
+  const Tensor* match(const Tensor& t) const {
+    return widened_.defined() && t.raw() == source_ ? &widened_ : nullptr;
+  }
+
+ private:
+  Tensor widened_;
+  const void* source_ = nullptr;
+};
+
+// A tensor's elements as compute_t<T>: the tensor's own memory, a pre-widened constant,
+// or a widened copy.
 template <class T>
 class ComputeInput {
  public:
-  explicit ComputeInput(const Tensor& t) {
-    if constexpr (is_half_v<T>) {
+  explicit ComputeInput(const Tensor& t, const WidenedConstant* constant = nullptr) {
+    if (const Tensor* w = constant ? constant->match(t) : nullptr) {
+      ptr_ = w->data<compute_t<T>>();
+    } else if constexpr (is_half_v<T>) {
       const T* src = t.data<T>();
       copy_.resize(static_cast<size_t>(t.numel()));
       for (size_t i = 0; i < copy_.size(); ++i) copy_[i] = to_compute(src[i]);
@@ -81,5 +100,19 @@ class ComputeOutput {
   std::vector<compute_t<T>> buffer_;
   compute_t<T>* ptr_ = nullptr;
 };
+
+inline Result<WidenedConstant> WidenedConstant::make(const Tensor* constant) {
+  WidenedConstant w;
+  if (!constant || (constant->dtype() != DataType::kFloat16 && constant->dtype() != DataType::kBFloat16)) return w;
+  auto widened = Tensor::create(DataType::kFloat, constant->shape());
+  if (!widened) return widened.status();
+  w.widened_ = std::move(widened).value();
+  float* dst = w.widened_.data<float>();
+  for (int64_t i = 0; i < constant->numel(); ++i)
+    dst[i] = constant->dtype() == DataType::kFloat16 ? math::to_float(constant->data<Float16>()[i])
+                                                     : math::to_float(constant->data<BFloat16>()[i]);
+  w.source_ = constant->raw();
+  return w;
+}
 
 }  // namespace twinrt::nn

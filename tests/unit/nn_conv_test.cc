@@ -1,0 +1,134 @@
+#include "nn_op_harness.h"
+
+#include "kernels/math/half.h"
+
+namespace twinrt::testing {
+namespace {
+
+std::vector<float> iota_values(int64_t n) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<float>(i);
+  return v;
+}
+
+// The ONNX documentation's Conv examples: 5x5 ramp input, 3x3 kernel of ones.
+TEST(NnConv, OnnxDocExamples) {
+  for (Mode mode : kBothModes) {
+    auto padded = OpTest("Conv", 11).attr("kernel_shape", std::vector<int64_t>{3, 3}).attr("pads", std::vector<int64_t>{1, 1, 1, 1})
+                      .input<float>({1, 1, 5, 5}, iota_values(25)).input<float>({1, 1, 3, 3}, std::vector<float>(9, 1), true).run(mode);
+    ASSERT_TRUE(padded.is_ok()) << padded.status().message();
+    expect_close(padded->at(0), {1, 1, 5, 5}, {12, 21, 27, 33, 24, 33, 54, 63, 72, 51, 63, 99, 108, 117, 81,
+                                               93, 144, 153, 162, 111, 72, 111, 117, 123, 84});
+    auto strided = OpTest("Conv", 11).attr("strides", std::vector<int64_t>{2, 2}).attr("pads", std::vector<int64_t>{1, 1, 1, 1})
+                       .input<float>({1, 1, 5, 5}, iota_values(25)).input<float>({1, 1, 3, 3}, std::vector<float>(9, 1)).run(mode);
+    ASSERT_TRUE(strided.is_ok()) << strided.status().message();
+    expect_close(strided->at(0), {1, 1, 3, 3}, {12, 27, 24, 63, 108, 81, 72, 117, 84});
+    auto same = OpTest("Conv", 11).attr("auto_pad", "SAME_LOWER").attr("strides", std::vector<int64_t>{2, 2})
+                    .input<float>({1, 1, 5, 5}, iota_values(25)).input<float>({1, 1, 3, 3}, std::vector<float>(9, 1)).run(mode);
+    ASSERT_TRUE(same.is_ok()) << same.status().message();
+    expect_close(same->at(0), {1, 1, 3, 3}, {12, 27, 24, 63, 108, 81, 72, 117, 84});
+  }
+}
+
+TEST(NnConv, GroupsDilationBias1D) {
+  // Two groups of one channel each, kernel [1, 1] dilated by 2, bias [10, 20].
+  auto r = OpTest("Conv", 11).attr("group", 2).attr("dilations", std::vector<int64_t>{2})
+               .input<float>({1, 2, 4}, {1, 2, 3, 4, 10, 20, 30, 40}).input<float>({2, 1, 2}, {1, 1, 1, -1})
+               .input<float>({2}, {10, 20}).run(Mode::kReference);
+  ASSERT_TRUE(r.is_ok()) << r.status().message();
+  expect_close(r->at(0), {1, 2, 2}, {14, 16, -0.0f, 0});
+}
+
+// Direct convolution, written independently of the im2col path, for random geometries.
+std::vector<double> direct_conv(const std::vector<int64_t>& xs, const std::vector<float>& x, const std::vector<int64_t>& ws,
+                                const std::vector<float>& w, int64_t group, const std::vector<int64_t>& strides,
+                                const std::vector<int64_t>& dil, const std::vector<int64_t>& pads,
+                                std::vector<int64_t>& ys) {
+  const size_t r = xs.size() - 2;
+  ys = {xs[0], ws[0]};
+  for (size_t d = 0; d < r; ++d)
+    ys.push_back((xs[d + 2] + pads[d] + pads[d + r] - (ws[d + 2] - 1) * dil[d] - 1) / strides[d] + 1);
+  int64_t out_sp = 1, in_sp = 1, k_sp = 1;
+  for (size_t d = 0; d < r; ++d) { out_sp *= ys[d + 2]; in_sp *= xs[d + 2]; k_sp *= ws[d + 2]; }
+  const int64_t cg = xs[1] / group, mg = ws[0] / group;
+  std::vector<double> y(static_cast<size_t>(ys[0] * ys[1] * out_sp), 0.0);
+  for (int64_t n = 0; n < ys[0]; ++n)
+    for (int64_t m = 0; m < ys[1]; ++m)
+      for (int64_t o = 0; o < out_sp; ++o)
+        for (int64_t c = 0; c < cg; ++c)
+          for (int64_t q = 0; q < k_sp; ++q) {
+            int64_t orest = o, qrest = q, xoff = 0;
+            bool inside = true;
+            std::vector<int64_t> oi(r), ki(r);
+            for (size_t d = r; d-- > 0;) { oi[d] = orest % ys[d + 2]; orest /= ys[d + 2]; ki[d] = qrest % ws[d + 2]; qrest /= ws[d + 2]; }
+            for (size_t d = 0; d < r; ++d) {
+              int64_t i = oi[d] * strides[d] - pads[d] + ki[d] * dil[d];
+              inside = inside && i >= 0 && i < xs[d + 2];
+              xoff = xoff * xs[d + 2] + i;
+            }
+            if (!inside) continue;
+            const int64_t ic = (m / mg) * cg + c;
+            y[static_cast<size_t>((n * ys[1] + m) * out_sp + o)] +=
+                double(x[static_cast<size_t>((n * xs[1] + ic) * in_sp + xoff)]) * w[static_cast<size_t>((m * cg + c) * k_sp + q)];
+          }
+  return y;
+}
+
+TEST(NnConv, MatchesDirectConvolutionOnAssortedGeometries) {
+  struct Case { std::vector<int64_t> xs, ws; int64_t group; std::vector<int64_t> strides, dil, pads; };
+  const Case cases[] = {
+      {{2, 4, 9}, {6, 2, 3}, 2, {2}, {1}, {1, 2}},
+      {{1, 3, 7, 6}, {5, 3, 3, 2}, 1, {1, 2}, {2, 1}, {0, 1, 2, 0}},
+      {{1, 6, 5, 5}, {6, 1, 3, 3}, 6, {1, 1}, {1, 1}, {1, 1, 1, 1}},   // depthwise
+      {{1, 8, 4, 4}, {12, 8, 1, 1}, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}},  // pointwise
+      {{1, 2, 4, 5, 3}, {3, 2, 2, 3, 2}, 1, {1, 2, 1}, {1, 1, 2}, {1, 0, 1, 0, 1, 0}},
+      {{1, 70, 9, 9}, {33, 70, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}},  // several tiles
+  };
+  for (const Case& c : cases) {
+    int64_t xn = 1, wn = 1;
+    for (int64_t d : c.xs) xn *= d;
+    for (int64_t d : c.ws) wn *= d;
+    std::vector<float> x(static_cast<size_t>(xn)), w(static_cast<size_t>(wn));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i * 37 % 19) - 9) / 8;
+    for (size_t i = 0; i < w.size(); ++i) w[i] = float(int(i * 11 % 13) - 6) / 4;
+    std::vector<int64_t> ys;
+    const std::vector<double> want = direct_conv(c.xs, x, c.ws, w, c.group, c.strides, c.dil, c.pads, ys);
+    for (Mode mode : kBothModes)
+      for (int threads : {1, 2}) {
+        auto r = OpTest("Conv", 11).attr("group", c.group).attr("strides", c.strides).attr("dilations", c.dil)
+                     .attr("pads", c.pads).input<float>(c.xs, x).input<float>(c.ws, w, threads == 2).run(mode, threads);
+        ASSERT_TRUE(r.is_ok()) << r.status().message();
+        std::vector<float> wantf(want.begin(), want.end());
+        expect_close(r->at(0), ys, wantf, 1e-5);
+      }
+  }
+}
+
+TEST(NnConv, DoubleAndHalf) {
+  auto d = OpTest("Conv", 11).input<double>({1, 1, 3}, {1, 2, 3}).input<double>({1, 1, 2}, {1, 10}).run(Mode::kDefault);
+  ASSERT_TRUE(d.is_ok()) << d.status().message();
+  EXPECT_EQ(values_of<double>(d->at(0)), (std::vector<double>{21, 32}));
+  std::vector<Float16> x = {math::to_float16(1), math::to_float16(2), math::to_float16(3)};
+  std::vector<Float16> w = {math::to_float16(1), math::to_float16(10)};
+  auto h = OpTest("Conv", 11).input<Float16>({1, 1, 3}, x).input<Float16>({1, 1, 2}, w, true).run(Mode::kReference);
+  ASSERT_TRUE(h.is_ok()) << h.status().message();
+  auto y = values_of<Float16>(h->at(0));
+  ASSERT_EQ(y.size(), 2u);
+  EXPECT_EQ(math::to_float(y[1]), 32.0f);
+}
+
+TEST(NnConv, InvalidShapesAreErrors) {
+  auto channels = OpTest("Conv", 11).input<float>({1, 3, 4}, std::vector<float>(12, 1)).input<float>({1, 2, 2}, {1, 1, 1, 1}).run(Mode::kDefault);
+  EXPECT_FALSE(channels.is_ok());
+  auto small = OpTest("Conv", 11).input<float>({1, 1, 2}, {1, 1}).input<float>({1, 1, 3}, {1, 1, 1}).run(Mode::kDefault);
+  ASSERT_FALSE(small.is_ok());
+  EXPECT_NE(small.status().message().find("smaller than the dilated kernel"), std::string::npos) << small.status().message();
+  auto bias = OpTest("Conv", 11).input<float>({1, 1, 2}, {1, 1}).input<float>({1, 1, 1}, {1}).input<float>({2}, {1, 1}).run(Mode::kDefault);
+  EXPECT_FALSE(bias.is_ok());
+  auto kshape = OpTest("Conv", 11).attr("kernel_shape", std::vector<int64_t>{2}).input<float>({1, 1, 3}, {1, 1, 1})
+                    .input<float>({1, 1, 1}, {1}).run(Mode::kDefault);
+  EXPECT_FALSE(kshape.is_ok());
+}
+
+}  // namespace
+}  // namespace twinrt::testing
