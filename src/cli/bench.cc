@@ -1,0 +1,133 @@
+// `twinrt bench MODEL`: session creation time, first-run time, steady-state latency
+// percentiles, throughput and peak memory. Inputs are random unless given.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "cli/exit_status.h"
+#include "cli/input_binding.h"
+#include "cli/latency_stats.h"
+#include "cli/session_flags.h"
+
+namespace twinrt::cli {
+namespace {
+
+struct BenchFlags {
+  std::string model;
+  SessionFlags session;
+  InputFlags inputs;
+  int runs = 10;
+  int warmup = 1;
+  bool json = false;
+};
+
+struct BenchResult {
+  double create_ms = 0;
+  double first_run_ms = 0;
+  LatencySummary latency_ms;
+  double runs_per_second = 0;
+  int64_t peak_rss_bytes = 0;
+};
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Peak resident set size of this process (Linux reports ru_maxrss in KiB).
+int64_t peak_rss_bytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return -1;
+  return static_cast<int64_t>(usage.ru_maxrss) * 1024;
+}
+
+void print_text(const BenchFlags& f, const SessionOptions& o, const BenchResult& r) {
+  const LatencySummary& l = r.latency_ms;
+  std::printf("model: %s (mode %s, threads %d)\n", f.model.c_str(), mode_name(o.mode), o.threads);
+  std::printf("session creation: %.3f ms\n", r.create_ms);
+  std::printf("first run: %.3f ms\n", r.first_run_ms);
+  std::printf("latency over %d runs (after %d warm-up): p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, "
+              "min %.3f ms, mean %.3f ms, max %.3f ms\n",
+              f.runs, f.warmup, l.p50, l.p90, l.p99, l.min, l.mean, l.max);
+  std::printf("throughput: %.2f runs/s\n", r.runs_per_second);
+  std::printf("peak RSS: %.1f MiB\n", static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0));
+}
+
+void print_json(const BenchFlags& f, const SessionOptions& o, const BenchResult& r) {
+  const LatencySummary& l = r.latency_ms;
+  nlohmann::json j = {
+      {"model", f.model},
+      {"mode", mode_name(o.mode)},
+      {"threads", o.threads},
+      {"runs", f.runs},
+      {"warmup", f.warmup},
+      {"session_create_ms", r.create_ms},
+      {"first_run_ms", r.first_run_ms},
+      {"latency_ms", {{"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}, {"min", l.min}, {"mean", l.mean}, {"max", l.max}}},
+      {"runs_per_second", r.runs_per_second},
+      {"peak_rss_bytes", r.peak_rss_bytes},
+  };
+  std::printf("%s\n", j.dump().c_str());
+}
+
+int bench_model(const BenchFlags& flags) {
+  if (flags.runs < 1) return report_error(invalid_argument("--runs must be >= 1, got " + std::to_string(flags.runs)));
+  if (flags.warmup < 0)
+    return report_error(invalid_argument("--warmup must be >= 0, got " + std::to_string(flags.warmup)));
+  auto options = to_session_options(flags.session);
+  if (!options) return report_error(options.status());
+  BenchResult r;
+  Clock::time_point start = Clock::now();
+  auto session = Session::load(flags.model, *options);
+  r.create_ms = ms_since(start);
+  if (!session) return report_error(session.status().with_context(flags.model + ": "));
+  auto inputs = bind_inputs(**session, flags.inputs);
+  if (!inputs) return report_error(inputs.status());
+  const std::map<std::string, Value> feeds = as_feeds(*inputs);
+
+  start = Clock::now();
+  auto first = (*session)->run(feeds);
+  r.first_run_ms = ms_since(start);
+  if (!first) return report_error(first.status());
+  for (int i = 0; i < flags.warmup; ++i) {
+    auto out = (*session)->run(feeds);
+    if (!out) return report_error(out.status());
+  }
+  std::vector<double> samples;
+  const Clock::time_point timed_start = Clock::now();
+  for (int i = 0; i < flags.runs; ++i) {
+    start = Clock::now();
+    auto out = (*session)->run(feeds);
+    samples.push_back(ms_since(start));
+    if (!out) return report_error(out.status());
+  }
+  const double total_ms = ms_since(timed_start);
+  r.latency_ms = summarize_latencies(samples);
+  r.runs_per_second = total_ms > 0 ? flags.runs * 1000.0 / total_ms : 0;
+  r.peak_rss_bytes = peak_rss_bytes();
+  if (flags.json) print_json(flags, *options, r);
+  else print_text(flags, *options, r);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& root) {
+  auto flags = std::make_shared<BenchFlags>();
+  CLI::App* cmd = root.add_subcommand("bench", "measure session creation, latency and memory");
+  cmd->add_option("MODEL", flags->model, "the .onnx file")->required();
+  cmd->add_option("--runs", flags->runs, "timed runs")->capture_default_str();
+  cmd->add_option("--warmup", flags->warmup, "untimed runs after the first run")->capture_default_str();
+  cmd->add_flag("--json", flags->json, "print one JSON object instead of text");
+  add_session_flags(cmd, flags->session);
+  add_input_flags(cmd, flags->inputs, /*with_test_data=*/false);
+  return Command{cmd, [flags] { return bench_model(*flags); }};
+}
+
+}  // namespace twinrt::cli

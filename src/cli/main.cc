@@ -1,0 +1,48 @@
+// `twinrt`: run, inspect and benchmark ONNX models from the command line.
+// See docs/cli.md. Exit codes are in exit_status.h.
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <vector>
+
+#include "cli/command.h"
+#include "cli/exit_status.h"
+#include "cli/version.h"
+
+namespace twinrt::cli {
+namespace {
+
+int main_impl(int argc, char** argv) {
+  CLI::App app("twinrt: run, inspect and benchmark ONNX models", "twinrt");
+  app.set_version_flag("--version", std::string("twinrt ") + kVersion);
+  app.require_subcommand(1);
+  const std::vector<Command> commands = {add_run_command(app), add_inspect_command(app),
+                                         add_bench_command(app)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "twinrt: error: %s\nRun 'twinrt --help' for usage.\n", e.what());
+    return kExitBadInput;
+  }
+  for (const Command& c : commands)
+    if (c.parser->parsed()) return c.execute();
+  return kExitBadInput;  // unreachable: require_subcommand(1)
+}
+
+}  // namespace
+}  // namespace twinrt::cli
+
+int main(int argc, char** argv) {
+  // twinrt's core reports errors as values; the standard library may still throw
+  // (bad_alloc on a huge allocation), and a user must get a message, not an abort.
+  try {
+    return twinrt::cli::main_impl(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "twinrt: error: out of memory\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "twinrt: error: %s\n", e.what());
+  }
+  return twinrt::cli::kExitFailure;
+}

@@ -1,0 +1,155 @@
+#include "cli/model_summary.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <set>
+
+#include "cli/external_data_files.h"
+#include "io/sha256.h"
+#include "onnx/loader.h"
+#include "onnx/mapped_file.h"
+#include "ops/op.h"
+
+namespace twinrt::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+IoSummary io_summary(const ir::ValueInfo& v) {
+  IoSummary s{v.name, ir::type_to_string(v.type), {}};
+  const ir::TypeInfo* t = &v.type;
+  while (t->inner) t = t->inner.get();  // sequence/optional: the element tensor's axes
+  if (t->shape)
+    for (size_t i = 0; i < t->shape->size(); ++i)
+      if (!(*t->shape)[i].known())
+        s.dynamic_axes.emplace_back(i, (*t->shape)[i].symbol.empty() ? "?" : (*t->shape)[i].symbol);
+  return s;
+}
+
+std::string op_key(const ir::Node& n) {
+  const std::string d = ir::canonical_domain(n.domain);
+  return d.empty() ? n.op_type : d + ":" + n.op_type;
+}
+
+// Calls `visit_graph` for `g` and for every graph nested in its nodes' attributes.
+void for_each_graph(const ir::Graph& g, const std::function<void(const ir::Graph&)>& visit_graph) {
+  visit_graph(g);
+  for (const ir::Node& n : g.nodes)
+    for (const ir::Attribute& a : n.attributes) {
+      if (a.g) for_each_graph(*a.g, visit_graph);
+      for (const auto& sub : a.graphs)
+        if (sub) for_each_graph(*sub, visit_graph);
+    }
+}
+
+void add_params(const ir::Graph& g, std::map<DataType, ParamGroup>& groups) {
+  for (const auto& [name, t] : g.initializers) {
+    ParamGroup& p = groups[t.dtype()];
+    p.dtype = t.dtype();
+    p.tensors += 1;
+    p.elements += t.numel();
+    if (t.dtype() != DataType::kString) {
+      p.bytes += static_cast<int64_t>(t.nbytes());
+    } else {
+      for (int64_t i = 0; i < t.numel(); ++i) p.bytes += static_cast<int64_t>(t.data<std::string>()[i].size());
+    }
+  }
+}
+
+// Nodes twinrt has no kernel for at the opset in force. Calls to model-local functions
+// are fine (they are inlined); their bodies are checked with the function's opsets.
+std::vector<UnsupportedOp> find_unsupported(const ir::Model& model) {
+  std::set<std::pair<std::string, std::string>> local_functions;
+  for (const ir::Function& f : model.functions)
+    local_functions.emplace(ir::canonical_domain(f.domain), f.name);
+  std::map<std::pair<std::string, int64_t>, UnsupportedOp> found;
+  auto check = [&](const ir::Node& n, int64_t opset) {
+    const std::string domain = ir::canonical_domain(n.domain);
+    if (local_functions.count({domain, n.op_type})) return;
+    const OpRegistry& reg = OpRegistry::instance();
+    if (!reg.find(domain, n.op_type, opset).empty()) return;
+    UnsupportedOp& u = found[{display_domain(domain) + ":" + n.op_type, opset}];
+    u.op = display_domain(domain) + ":" + n.op_type;
+    u.opset = opset;
+    u.nodes += 1;
+    u.other_opsets_supported = reg.knows(domain, n.op_type);
+  };
+  for_each_graph(*model.graph, [&](const ir::Graph& g) {
+    for (const ir::Node& n : g.nodes) check(n, model.opset(n.domain));
+  });
+  for (const ir::Function& f : model.functions)
+    for (const ir::Node& n : f.nodes) {
+      auto it = f.opset_imports.find(ir::canonical_domain(n.domain));
+      check(n, it != f.opset_imports.end() ? it->second : model.opset(n.domain));
+    }
+  std::vector<UnsupportedOp> out;
+  for (auto& [key, u] : found) out.push_back(u);
+  return out;
+}
+
+Result<std::vector<ExternalFile>> hash_external_files(const std::string& model_path, std::string_view bytes) {
+  ASSIGN_OR_RETURN(std::vector<std::string> locations, external_data_locations(bytes));
+  std::vector<ExternalFile> files;
+  for (const std::string& loc : locations) {
+    const std::string path = (fs::path(model_path).parent_path() / loc).string();
+    std::error_code ec;
+    const uint64_t size = fs::file_size(path, ec);
+    if (ec) return io_error("external data file '" + path + "': " + ec.message());
+    ASSIGN_OR_RETURN(std::string hash, io::sha256_file_hex(path));
+    files.push_back(ExternalFile{loc, size, hash});
+  }
+  return files;
+}
+
+}  // namespace
+
+std::string display_domain(const std::string& domain) {
+  return ir::canonical_domain(domain).empty() ? "ai.onnx" : domain;
+}
+
+std::string format_bytes(uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return buf;
+}
+
+Result<ModelSummary> summarize_model(const std::string& path) {
+  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path));
+  ASSIGN_OR_RETURN(auto mapped, onnx::MappedFile::open(path));
+  const std::string_view bytes(reinterpret_cast<const char*>(mapped->data()), mapped->size());
+  ModelSummary s;
+  s.path = path;
+  s.file_size = bytes.size();
+  s.sha256 = io::sha256_hex(bytes);
+  ASSIGN_OR_RETURN(s.external_files, hash_external_files(path, bytes));
+  s.ir_version = model.ir_version;
+  s.producer = model.producer_name + (model.producer_version.empty() ? "" : " " + model.producer_version);
+  s.domain = model.domain;
+  s.model_version = model.model_version;
+  s.doc = model.doc;
+  for (const auto& [domain, version] : model.opset_imports) s.opsets[display_domain(domain)] = version;
+  s.metadata = model.metadata_props;
+  const ir::Graph& g = *model.graph;
+  for (const ir::ValueInfo& in : g.inputs)
+    if (!g.initializers.count(in.name)) s.inputs.push_back(io_summary(in));
+  for (const ir::ValueInfo& out : g.outputs) s.outputs.push_back(io_summary(out));
+  std::map<DataType, ParamGroup> groups;
+  for_each_graph(g, [&](const ir::Graph& sub) {
+    for (const ir::Node& n : sub.nodes) s.op_histogram[op_key(n)] += 1;
+    s.node_count += static_cast<int64_t>(sub.nodes.size());
+    add_params(sub, groups);
+  });
+  for (const auto& [dtype, group] : groups) s.params.push_back(group);
+  s.unsupported = find_unsupported(model);
+  return s;
+}
+
+}  // namespace twinrt::cli

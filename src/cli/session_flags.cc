@@ -1,0 +1,50 @@
+#include "cli/session_flags.h"
+
+#include <charconv>
+
+namespace twinrt::cli {
+
+void add_session_flags(CLI::App* command, SessionFlags& flags) {
+  command->add_option("--mode", flags.mode, "default (float32 arithmetic) or reference (float64 accumulation)")
+      ->capture_default_str();
+  command->add_option("--threads", flags.threads, "intra-op threads; 0 = all hardware threads")
+      ->capture_default_str();
+  command->add_option("--dim", flags.dims,
+                      "value of a symbolic dimension, NAME=VALUE (repeatable); unnamed ones default to 1");
+}
+
+Result<std::pair<std::string, std::string>> split_assignment(const std::string& arg, const std::string& flag) {
+  const size_t eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())
+    return invalid_argument(flag + " expects NAME=VALUE, got '" + arg + "'");
+  return std::pair{arg.substr(0, eq), arg.substr(eq + 1)};
+}
+
+Result<int64_t> parse_integer(const std::string& text, const std::string& what, bool allow_negative) {
+  int64_t v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || ptr != end || text.empty())
+    return invalid_argument(what + " must be an integer, got '" + text + "'");
+  if (!allow_negative && v < 0) return invalid_argument(what + " must be >= 0, got " + text);
+  return v;
+}
+
+Result<SessionOptions> to_session_options(const SessionFlags& flags) {
+  SessionOptions options;
+  auto mode = parse_mode(flags.mode);
+  if (!mode) return mode.status().with_context("--mode: ");
+  options.mode = *mode;
+  if (flags.threads < 0)
+    return invalid_argument("--threads must be >= 0 (0 = all hardware threads), got " +
+                            std::to_string(flags.threads));
+  options.threads = flags.threads;
+  for (const std::string& arg : flags.dims) {
+    ASSIGN_OR_RETURN(auto assignment, split_assignment(arg, "--dim"));
+    ASSIGN_OR_RETURN(int64_t value, parse_integer(assignment.second, "--dim " + assignment.first, false));
+    options.dim_overrides[assignment.first] = value;
+  }
+  return options;
+}
+
+}  // namespace twinrt::cli
