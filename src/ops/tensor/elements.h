@@ -57,6 +57,17 @@ inline void copy_elements(DataType dt, void* dst, const void* src, int64_t n) {
   }
 }
 
+// Sets n elements of dst to the one element at `value`.
+inline Status fill_elements(DataType dt, void* dst, const void* value, int64_t n) {
+  return dispatch_by_size(dt, [&](auto* tag) {
+    using E = std::remove_pointer_t<decltype(tag)>;
+    const E v = *static_cast<const E*>(value);
+    E* d = static_cast<E*>(dst);
+    for (int64_t i = 0; i < n; ++i) d[i] = v;
+    return Status::ok();
+  });
+}
+
 // Copies all of `src` into `dst` (same dtype and element count).
 inline void copy_tensor_data(const Tensor& src, Tensor& dst) {
   copy_elements(src.dtype(), dst.raw(), src.raw(), src.numel());

@@ -40,10 +40,10 @@ Result<std::vector<int64_t>> resolve_reshape(const std::vector<int64_t>& in,
     if (out[i] == 0 && !allowzero) out[i] = in[i];
   const int64_t total = shape_numel(in);
   if (inferred >= 0) {
-    int64_t rest = 1;
-    for (size_t i = 0; i < out.size(); ++i)
-      if (static_cast<int64_t>(i) != inferred) rest = rest * out[i];
-    if (rest == 0 || total % rest != 0)
+    std::vector<int64_t> others = out;
+    others.erase(others.begin() + inferred);
+    const int64_t rest = shape_numel(others);  // -1 on overflow
+    if (rest <= 0 || total % rest != 0)
       return invalid_argument("cannot reshape " + shape_to_string(in) + " to " + shape_to_string(target) +
                               ": -1 cannot be inferred");
     out[static_cast<size_t>(inferred)] = total / rest;

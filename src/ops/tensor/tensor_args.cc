@@ -1,12 +1,25 @@
 #include "ops/tensor/tensor_args.h"
 
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 
 #include "kernels/math/half.h"
 #include "ops/common/dispatch.h"
 
 namespace twinrt::tensor_ops {
+namespace {
+
+// double -> integer without undefined behaviour: truncates, saturates, NaN gives 0.
+template <class T>
+T saturating_cast(double v) {
+  if (!(v == v)) return 0;
+  if (v <= static_cast<double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+  if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  return static_cast<T>(v);
+}
+
+}  // namespace
 
 Result<int64_t> normalize_axis(int64_t axis, int64_t rank, const std::string& what) {
   if (axis < -rank || axis >= rank)
@@ -64,6 +77,21 @@ Result<double> read_number_scalar(const Tensor& t, const std::string& what) {
     return Status::ok();
   }));
   return value;
+}
+
+Result<Tensor> scalar_of_type(DataType dt, double v) {
+  ASSIGN_OR_RETURN(Tensor t, Tensor::create(dt, {}));
+  if (dt == DataType::kString) return t;
+  TRY(dispatch<kAllNumeric | kBoolT>(dt, [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    if constexpr (std::is_same_v<T, Float16>) *t.data<T>() = math::to_float16(static_cast<float>(v));
+    else if constexpr (std::is_same_v<T, BFloat16>) *t.data<T>() = math::to_bfloat16(static_cast<float>(v));
+    else if constexpr (std::is_same_v<T, bool>) *t.data<T>() = v != 0;
+    else if constexpr (std::is_integral_v<T>) *t.data<T>() = saturating_cast<T>(v);
+    else *t.data<T>() = static_cast<T>(v);
+    return Status::ok();
+  }));
+  return t;
 }
 
 Result<std::vector<int64_t>> input_ints(const RunContext& ctx, size_t i, const std::string& what) {

@@ -35,6 +35,10 @@ Result<int64_t> read_int_scalar(const Tensor& t, const std::string& what);
 // The single value of a one-element floating-point or integer tensor, as double.
 Result<double> read_number_scalar(const Tensor& t, const std::string& what);
 
+// A one-element tensor of `dt` holding v converted to that type (false/true for bool,
+// the empty string for strings): the fill values of Pad and friends.
+Result<Tensor> scalar_of_type(DataType dt, double v);
+
 // Input i of a run as an integer list; `what` names it in errors.
 Result<std::vector<int64_t>> input_ints(const RunContext& ctx, size_t i, const std::string& what);
 
