@@ -30,6 +30,14 @@ void WireWriter::float_field(uint32_t number, float value) {
   out_.append(b, 4);
 }
 
+void WireWriter::double_field(uint32_t number, double value) {
+  tag(number, 1);
+  uint64_t bits = std::bit_cast<uint64_t>(value);
+  char b[8];
+  std::memcpy(b, &bits, 8);
+  out_.append(b, 8);
+}
+
 void WireWriter::bytes_field(uint32_t number, std::string_view bytes) {
   tag(number, 2);
   varint(bytes.size());

@@ -13,6 +13,7 @@ class WireWriter {
   void varint_field(uint32_t number, uint64_t value);
   void int64_field(uint32_t number, int64_t value) { varint_field(number, static_cast<uint64_t>(value)); }
   void float_field(uint32_t number, float value);
+  void double_field(uint32_t number, double value);
   // Bytes, strings and nested messages (already encoded) alike.
   void bytes_field(uint32_t number, std::string_view bytes);
   void packed_int64s(uint32_t number, const std::vector<int64_t>& values);
