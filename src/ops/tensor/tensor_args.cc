@@ -79,6 +79,25 @@ Result<double> read_number_scalar(const Tensor& t, const std::string& what) {
   return value;
 }
 
+Result<std::vector<int64_t>> read_as_ints(const Tensor& t, const std::string& what) {
+  if (t.dtype() == DataType::kInt64 || t.dtype() == DataType::kInt32) return read_ints(t, what);
+  std::vector<int64_t> out(static_cast<size_t>(t.numel()));
+  TRY(dispatch<kAllNumeric>(t.dtype(), [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    const T* p = t.data<T>();
+    for (size_t i = 0; i < out.size(); ++i) {
+      double v;
+      if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) v = math::to_float(p[i]);
+      else v = static_cast<double>(p[i]);
+      if (!(v > -9.2e18 && v < 9.2e18))
+        return invalid_argument(what + " value " + std::to_string(v) + " is not a valid integer");
+      out[i] = static_cast<int64_t>(v);
+    }
+    return Status::ok();
+  }));
+  return out;
+}
+
 Result<Tensor> scalar_of_type(DataType dt, double v) {
   ASSIGN_OR_RETURN(Tensor t, Tensor::create(dt, {}));
   if (dt == DataType::kString) return t;

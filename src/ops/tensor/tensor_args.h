@@ -35,6 +35,10 @@ Result<int64_t> read_int_scalar(const Tensor& t, const std::string& what);
 // The single value of a one-element floating-point or integer tensor, as double.
 Result<double> read_number_scalar(const Tensor& t, const std::string& what);
 
+// The values of any numeric tensor as integers (floating-point values truncate toward
+// zero; NaN and values outside int64 are an error naming `what`).
+Result<std::vector<int64_t>> read_as_ints(const Tensor& t, const std::string& what);
+
 // A one-element tensor of `dt` holding v converted to that type (false/true for bool,
 // the empty string for strings): the fill values of Pad and friends.
 Result<Tensor> scalar_of_type(DataType dt, double v);
