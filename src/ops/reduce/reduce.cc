@@ -223,6 +223,9 @@ Result<std::unique_ptr<OpKernel>> create_reduce(const KernelInit& init) {
   a.noop_with_empty_axes = noop != 0;
   if (!a.axes_from_input) {
     ASSIGN_OR_RETURN(a.axes, init.attr_ints("axes"));
+  } else if (init.has_attr("axes")) {
+    return init.error("axes is an input from opset " + std::to_string(K == ReduceKind::kSum ? 13 : 18) +
+                      ", not an attribute");
   }
   const DataType t = init.input_dtype(0);
   if (t != DataType::kUndefined) {
