@@ -130,5 +130,31 @@ TEST(NnConv, InvalidShapesAreErrors) {
   EXPECT_FALSE(kshape.is_ok());
 }
 
+TEST(NnConvTranspose, StridesPadsAndOutputShape) {
+  auto run = [](OpTest t) {
+    auto r = t.input<float>({1, 1, 3}, {1, 2, 3}).input<float>({1, 1, 2}, {1, 1}).run(Mode::kReference);
+    EXPECT_TRUE(r.is_ok()) << r.status().message();
+    return r.is_ok() ? r->at(0) : Tensor{};
+  };
+  expect_close(run(OpTest("ConvTranspose", 11).attr("strides", std::vector<int64_t>{2})), {1, 1, 6}, {1, 1, 2, 2, 3, 3});
+  expect_close(run(OpTest("ConvTranspose", 11)), {1, 1, 4}, {1, 3, 5, 3});
+  expect_close(run(OpTest("ConvTranspose", 11).attr("pads", std::vector<int64_t>{1, 1})), {1, 1, 2}, {3, 5});
+  // output_shape 5 of the natural 6: one unit of padding, taken at the start.
+  expect_close(run(OpTest("ConvTranspose", 11).attr("strides", std::vector<int64_t>{2}).attr("output_shape", std::vector<int64_t>{5})),
+               {1, 1, 5}, {1, 2, 2, 3, 3});
+  expect_close(run(OpTest("ConvTranspose", 11).attr("strides", std::vector<int64_t>{2}).attr("output_padding", std::vector<int64_t>{1})),
+               {1, 1, 7}, {1, 1, 2, 2, 3, 3, 0});
+}
+
+TEST(NnConvTranspose, GroupsAndBias) {
+  // Two groups, one channel each; W [2, 1, 1] scales by 2 and 3; bias [1, -1].
+  auto r = OpTest("ConvTranspose", 11).attr("group", 2).input<float>({1, 2, 2}, {1, 2, 3, 4})
+               .input<float>({2, 1, 1}, {2, 3}).input<float>({2}, {1, -1}).run(Mode::kDefault);
+  ASSERT_TRUE(r.is_ok()) << r.status().message();
+  expect_close(r->at(0), {1, 2, 2}, {3, 5, 8, 11});
+  auto bad = OpTest("ConvTranspose", 11).input<float>({1, 2, 2}, {1, 2, 3, 4}).input<float>({3, 1, 1}, {2, 3, 4}).run(Mode::kDefault);
+  EXPECT_FALSE(bad.is_ok());
+}
+
 }  // namespace
 }  // namespace twinrt::testing
