@@ -63,20 +63,19 @@ Result<int64_t> read_int_scalar(const Tensor& t, const std::string& what) {
   return v[0];
 }
 
-Result<double> read_number_scalar(const Tensor& t, const std::string& what) {
-  if (t.numel() != 1)
-    return invalid_argument(what + " must hold one value, got shape " + shape_to_string(t.shape()));
-  double value = 0;
-  TRY(dispatch<kAllNumeric>(t.dtype(), [&](auto* tag) {
+Result<std::vector<double>> read_doubles(const Tensor& t, const std::string& what) {
+  std::vector<double> out(static_cast<size_t>(t.numel()));
+  Status st = dispatch<kAllNumeric>(t.dtype(), [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
-    const T v = *t.data<T>();
-    if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>)
-      value = math::to_float(v);
-    else
-      value = static_cast<double>(v);
+    const T* p = t.data<T>();
+    for (size_t i = 0; i < out.size(); ++i) {
+      if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) out[i] = math::to_float(p[i]);
+      else out[i] = static_cast<double>(p[i]);
+    }
     return Status::ok();
-  }));
-  return value;
+  });
+  TRY(st.with_context(what + ": "));
+  return out;
 }
 
 Result<std::vector<int64_t>> read_as_ints(const Tensor& t, const std::string& what) {

@@ -32,8 +32,8 @@ inline Result<int64_t> checked_index(int64_t index, int64_t size, const std::str
 Result<std::vector<int64_t>> read_ints(const Tensor& t, const std::string& what);
 // The single value of a one-element int32/int64 tensor.
 Result<int64_t> read_int_scalar(const Tensor& t, const std::string& what);
-// The single value of a one-element floating-point or integer tensor, as double.
-Result<double> read_number_scalar(const Tensor& t, const std::string& what);
+// The values of any numeric tensor as doubles.
+Result<std::vector<double>> read_doubles(const Tensor& t, const std::string& what);
 
 // The values of any numeric tensor as integers (floating-point values truncate toward
 // zero; NaN and values outside int64 are an error naming `what`).
