@@ -86,7 +86,7 @@ int bench_model(const BenchFlags& flags) {
   Clock::time_point start = Clock::now();
   auto session = Session::load(flags.model, *options);
   r.create_ms = ms_since(start);
-  if (!session) return report_error(session.status().with_context(flags.model + ": "));
+  if (!session) return report_error(session.status());
   auto inputs = bind_inputs(**session, flags.inputs);
   if (!inputs) return report_error(inputs.status());
   const std::map<std::string, Value> feeds = as_feeds(*inputs);

@@ -71,7 +71,7 @@ void print_summary(const ModelSummary& s) {
 
 int inspect_model(const InspectFlags& flags) {
   auto summary = summarize_model(flags.model);
-  if (!summary) return report_error(summary.status().with_context(flags.model + ": "));
+  if (!summary) return report_error(summary.status());
   print_summary(*summary);
   if (flags.markdown_path.empty()) return kExitOk;
   Status st = io::write_file_bytes(flags.markdown_path, render_model_card(*summary));

@@ -24,14 +24,14 @@ void print_value(const char* role, size_t index, const std::string& name, const 
                  const std::string& suffix) {
   std::vector<std::string> lines = describe_value(v);
   std::printf("%s %zu '%s': %s%s\n", role, index, name.c_str(), lines[0].c_str(), suffix.c_str());
-  for (size_t i = 1; i < lines.size(); ++i) std::printf("  %s\n", lines[i].c_str());
+  for (size_t i = 1; i < lines.size(); ++i) std::printf("%s\n", lines[i].c_str());
 }
 
 int run_model(const RunFlags& flags) {
   auto options = to_session_options(flags.session);
   if (!options) return report_error(options.status());
   auto session = Session::load(flags.model, *options);
-  if (!session) return report_error(session.status().with_context(flags.model + ": "));
+  if (!session) return report_error(session.status());
   auto inputs = bind_inputs(**session, flags.inputs);
   if (!inputs) return report_error(inputs.status());
   for (size_t i = 0; i < inputs->size(); ++i) {
