@@ -116,6 +116,26 @@ TEST(ReduceOps, AccumulatesInDoubleInReferenceMode) {
   EXPECT_EQ(values<float>(ref->at(0))[0], 1);
 }
 
+TEST(ReduceOps, SameBitsWithAnyThreadCount) {
+  const int64_t rows = 256, cols = 1024;
+  std::vector<float> x(static_cast<size_t>(rows * cols));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 7) * 0.1f + static_cast<float>(i % 3);
+  auto run = [&](int threads) {
+    auto out = TensorOpTest("ReduceMean", 13).attr("axes", std::vector<int64_t>{1}).input<float>({rows, cols}, x)
+                   .run(Mode::kDefault, threads);
+    EXPECT_TRUE(out.is_ok()) << out.status().message();
+    return out.is_ok() ? values<float>(out->at(0)) : std::vector<float>{};
+  };
+  const std::vector<float> one = run(1);
+  EXPECT_EQ(run(4), one);
+  ASSERT_EQ(one.size(), static_cast<size_t>(rows));
+  for (int64_t r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (int64_t c = 0; c < cols; ++c) sum += x[static_cast<size_t>(r * cols + c)];
+    EXPECT_NEAR(one[static_cast<size_t>(r)], sum / cols, 1e-4);
+  }
+}
+
 TEST(ReduceOps, InfersSymbolicShapes) {
   auto types = TensorOpTest("ReduceMean", 13).attr("axes", std::vector<int64_t>{1}).attr("keepdims", 0)
                    .input_type(DataType::kFloat, ir::Shape{tensor_testing::sym("n"), tensor_testing::dim(3),

@@ -3,10 +3,12 @@
 //
 // The input is walked once in row-major order and each element is folded into its
 // output's accumulator, so every output sees its elements in the same fixed order
-// whatever the layout. Sums accumulate in double in reference mode and in float in
+// whatever the layout or thread count (blocks of outputs that share no input run on
+// separate threads). Sums accumulate in double in reference mode and in float in
 // default mode (integers in 64-bit, wrapping), and round once. Max/Min are exact and
 // propagate NaN. Reducing an empty set gives the identity: 0 for sums, 1 for the
 // product, -inf/+inf (the type's lowest/highest) for Max/Min, -inf for the log-sums.
+#include <algorithm>
 #include <cmath>
 
 #include "ops/binary/broadcast_rows.h"
@@ -25,21 +27,50 @@ constexpr unsigned kMinMaxTypes = kReduceTypes | kI8 | kU8;
 
 bool is_min_max(ReduceKind k) { return k == ReduceKind::kMax || k == ReduceKind::kMin; }
 
+// The reduction split into independent blocks: the leading dims that are kept index
+// disjoint groups of outputs, so blocks can run on different threads while each output
+// still sees its elements in the same order.
+struct ReducePlan {
+  int64_t blocks = 1;     // product of the leading kept dims
+  int64_t in_block = 1;   // input elements per block
+  int64_t out_block = 1;  // outputs per block
+  BroadcastRows rows;     // walks one block: input 0 is the data, input 1 the output index
+};
+
+ReducePlan make_reduce_plan(const std::vector<int64_t>& shape, const std::vector<bool>& mask) {
+  size_t lead = 0;
+  while (lead < shape.size() && !mask[lead]) ++lead;
+  const std::vector<int64_t> block(shape.begin() + static_cast<std::ptrdiff_t>(lead), shape.end());
+  std::vector<int64_t> kept = block;
+  for (size_t d = lead; d < shape.size(); ++d)
+    if (mask[d]) kept[d - lead] = 1;
+  ReducePlan p{1, shape_numel(block), shape_numel(kept), BroadcastRows(block, {block, kept})};
+  for (size_t d = 0; d < lead; ++d) p.blocks *= shape[d];
+  return p;
+}
+
 // acc[o] = step(acc[o], x, o) for every input element x in row-major order, where o is
 // the element's output index.
 template <class Acc, class T, class Step>
-void accumulate(const BroadcastRows& plan, const T* x, Acc* acc, Step step) {
-  const int64_t n = plan.row_len();
-  const bool acc_steps = plan.step(1) != 0;
-  plan.visit(0, plan.rows(), [&](int64_t, const int64_t* off) {
-    const T* px = x + off[0];
-    const int64_t o = off[1];
-    if (acc_steps) {
-      for (int64_t i = 0; i < n; ++i) acc[o + i] = step(acc[o + i], px[i], o + i);
-    } else {
-      Acc a = acc[o];
-      for (int64_t i = 0; i < n; ++i) a = step(a, px[i], o);
-      acc[o] = a;
+void accumulate(const ReducePlan& p, ThreadPool& pool, const T* x, Acc* acc, Step step) {
+  const int64_t n = p.rows.row_len();
+  const bool acc_steps = p.rows.step(1) != 0;
+  const int64_t grain = std::max<int64_t>(1, kElementsPerTask / std::max<int64_t>(p.in_block, 1));
+  pool.parallel_for(p.blocks, grain, [&](int64_t first, int64_t last) {
+    for (int64_t b = first; b < last; ++b) {
+      const T* xb = x + b * p.in_block;
+      const int64_t ob = b * p.out_block;
+      p.rows.visit(0, p.rows.rows(), [&](int64_t, const int64_t* off) {
+        const T* px = xb + off[0];
+        const int64_t o = ob + off[1];
+        if (acc_steps) {
+          for (int64_t i = 0; i < n; ++i) acc[o + i] = step(acc[o + i], px[i], o + i);
+        } else {
+          Acc a = acc[o];
+          for (int64_t i = 0; i < n; ++i) a = step(a, px[i], o);
+          acc[o] = a;
+        }
+      });
     }
   });
 }
@@ -74,13 +105,13 @@ T finish(ReduceKind kind, Acc a, int64_t count) {
 
 // log(sum(exp(x))) computed as max + log(sum(exp(x - max))) so exp cannot overflow.
 template <class T, class Acc>
-void log_sum_exp(const BroadcastRows& plan, const T* x, T* y, int64_t out_n) {
+void log_sum_exp(const ReducePlan& plan, ThreadPool& pool, const T* x, T* y, int64_t out_n) {
   using C = compute_t<T>;
   using F = std::conditional_t<std::is_integral_v<Acc>, double, Acc>;
   std::vector<C> mx(static_cast<size_t>(out_n), lowest_value<C>());
-  accumulate(plan, x, mx.data(), [](C m, T v, int64_t) { return nan_max(m, load(v)); });
+  accumulate(plan, pool, x, mx.data(), [](C m, T v, int64_t) { return nan_max(m, load(v)); });
   std::vector<F> sum(static_cast<size_t>(out_n), F(0));
-  accumulate(plan, x, sum.data(), [&](F s, T v, int64_t o) {
+  accumulate(plan, pool, x, sum.data(), [&](F s, T v, int64_t o) {
     return s + acc_exp(static_cast<F>(load(v)) - static_cast<F>(mx[static_cast<size_t>(o)]));
   });
   for (int64_t o = 0; o < out_n; ++o) {
@@ -92,13 +123,14 @@ void log_sum_exp(const BroadcastRows& plan, const T* x, T* y, int64_t out_n) {
 }
 
 template <class T, class Acc>
-void reduce_typed(ReduceKind kind, const Tensor& x, const std::vector<int64_t>& kept_shape, Tensor& out) {
+void reduce_typed(ReduceKind kind, const Tensor& x, const std::vector<bool>& mask, Tensor& out,
+                  ThreadPool& pool) {
   const int64_t out_n = out.numel();
   if (out_n == 0) return;
-  BroadcastRows plan(x.shape(), {x.shape(), kept_shape});
+  const ReducePlan plan = make_reduce_plan(x.shape(), mask);
   const T* px = x.data<T>();
   T* y = out.data<T>();
-  if (kind == ReduceKind::kLogSumExp) return log_sum_exp<T, Acc>(plan, px, y, out_n);
+  if (kind == ReduceKind::kLogSumExp) return log_sum_exp<T, Acc>(plan, pool, px, y, out_n);
 
   Acc init = 0;
   if (kind == ReduceKind::kProd) init = 1;
@@ -108,26 +140,26 @@ void reduce_typed(ReduceKind kind, const Tensor& x, const std::vector<int64_t>& 
   Acc* a = acc.data();
   switch (kind) {
     case ReduceKind::kProd:
-      accumulate(plan, px, a, [](Acc s, T v, int64_t) { return arith_mul(s, to_acc<Acc>(v)); });
+      accumulate(plan, pool, px, a, [](Acc s, T v, int64_t) { return arith_mul(s, to_acc<Acc>(v)); });
       break;
     case ReduceKind::kMax:
-      accumulate(plan, px, a, [](Acc s, T v, int64_t) { return nan_max(s, to_acc<Acc>(v)); });
+      accumulate(plan, pool, px, a, [](Acc s, T v, int64_t) { return nan_max(s, to_acc<Acc>(v)); });
       break;
     case ReduceKind::kMin:
-      accumulate(plan, px, a, [](Acc s, T v, int64_t) { return nan_min(s, to_acc<Acc>(v)); });
+      accumulate(plan, pool, px, a, [](Acc s, T v, int64_t) { return nan_min(s, to_acc<Acc>(v)); });
       break;
     case ReduceKind::kL1:
-      accumulate(plan, px, a, [](Acc s, T v, int64_t) { return arith_add(s, magnitude(to_acc<Acc>(v))); });
+      accumulate(plan, pool, px, a, [](Acc s, T v, int64_t) { return arith_add(s, magnitude(to_acc<Acc>(v))); });
       break;
     case ReduceKind::kL2:
     case ReduceKind::kSumSquare:
-      accumulate(plan, px, a, [](Acc s, T v, int64_t) {
+      accumulate(plan, pool, px, a, [](Acc s, T v, int64_t) {
         const Acc e = to_acc<Acc>(v);
         return arith_add(s, arith_mul(e, e));
       });
       break;
     default:  // kSum, kMean, kLogSum
-      accumulate(plan, px, a, [](Acc s, T v, int64_t) { return arith_add(s, to_acc<Acc>(v)); });
+      accumulate(plan, pool, px, a, [](Acc s, T v, int64_t) { return arith_add(s, to_acc<Acc>(v)); });
       break;
   }
   const int64_t count = x.numel() / out_n;
@@ -189,14 +221,13 @@ class ReduceKernel final : public OpKernel {
       return Status::ok();
     }
     ASSIGN_OR_RETURN(std::vector<bool> mask, reduction_mask(axes, x->rank()));
-    const std::vector<int64_t> kept_shape = reduced_shape(x->shape(), mask, true);
     ASSIGN_OR_RETURN(Tensor * out, ctx.output(0, x->dtype(), reduced_shape(x->shape(), mask, a_.keepdims)));
     const bool reference = ctx.mode() == Mode::kReference;
     auto go = [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
-      if (is_min_max(a_.kind)) reduce_typed<T, compute_t<T>>(a_.kind, *x, kept_shape, *out);
-      else if (reference) reduce_typed<T, accum_t<T, true>>(a_.kind, *x, kept_shape, *out);
-      else reduce_typed<T, accum_t<T, false>>(a_.kind, *x, kept_shape, *out);
+      if (is_min_max(a_.kind)) reduce_typed<T, compute_t<T>>(a_.kind, *x, mask, *out, ctx.pool());
+      else if (reference) reduce_typed<T, accum_t<T, true>>(a_.kind, *x, mask, *out, ctx.pool());
+      else reduce_typed<T, accum_t<T, false>>(a_.kind, *x, mask, *out, ctx.pool());
       return Status::ok();
     };
     if (is_min_max(a_.kind)) return dispatch<kMinMaxTypes>(x->dtype(), go);
