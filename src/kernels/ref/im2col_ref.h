@@ -4,18 +4,9 @@
 
 #include <cstdint>
 
-namespace twinrt::kernels {
+#include "kernels/ref/image_window.h"
 
-// Geometry of a sliding window over one image; every pointer has `rank` entries.
-struct ImageWindow {
-  int rank = 0;
-  const int64_t* in = nullptr;         // input spatial sizes
-  const int64_t* out = nullptr;        // output spatial sizes
-  const int64_t* kernel = nullptr;
-  const int64_t* strides = nullptr;
-  const int64_t* dilations = nullptr;
-  const int64_t* pad_begin = nullptr;
-};
+namespace twinrt::kernels {
 
 // Writes the (channels * kernel size) x count matrix whose column j holds the taps of
 // output position first + j (row-major over the output), row r = channel * kernel size

@@ -9,18 +9,6 @@ bool ConvPlan::is_pointwise() const {
   return true;
 }
 
-kernels::ImageWindow ConvPlan::image_window() const {
-  kernels::ImageWindow w;
-  w.rank = static_cast<int>(window.rank());
-  w.in = window.in.data();
-  w.out = window.out.data();
-  w.kernel = window.kernel.data();
-  w.strides = window.strides.data();
-  w.dilations = window.dilations.data();
-  w.pad_begin = window.pad_begin.data();
-  return w;
-}
-
 Result<ConvPlan> make_conv_plan(const WindowAttrs& attrs, int64_t group, const std::vector<int64_t>& x,
                                 const std::vector<int64_t>& w) {
   if (x.size() < 3 || w.size() != x.size())

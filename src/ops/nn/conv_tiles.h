@@ -25,7 +25,6 @@ struct ConvPlan {
   int64_t taps() const { return in_per_group() * window.kernel_size(); }  // rows of the im2col matrix
   // A 1x1 window with stride 1 and no padding: the image already is its im2col matrix.
   bool is_pointwise() const;
-  kernels::ImageWindow image_window() const;
 };
 
 // Checks X [N, C, spatial...] against W [M, C/group, kernel...] and resolves the window.
@@ -53,7 +52,7 @@ void for_each_conv_tile(ThreadPool& pool, const ConvPlan& plan, const T* x, T pa
   const int64_t row_tiles = outer >= want ? 1 : std::min((want + outer - 1) / outer, (mg + 3) / 4);
   const int64_t rows = ((mg + row_tiles - 1) / row_tiles + 3) / 4 * 4;
   const int64_t row_count = (mg + rows - 1) / rows;
-  const kernels::ImageWindow win = plan.image_window();
+  const kernels::ImageWindow win = plan.window.image();
   pool.parallel_for(outer * row_count, 1, [&](int64_t begin, int64_t end) {
     std::vector<T> col;
     int64_t built = -1;  // which (image, group, position tile) `col` holds

@@ -53,6 +53,19 @@ int64_t WindowGeometry::in_size() const { return product(in); }
 int64_t WindowGeometry::out_size() const { return product(out); }
 int64_t WindowGeometry::kernel_size() const { return product(kernel); }
 
+kernels::ImageWindow WindowGeometry::image() const {
+  kernels::ImageWindow w;
+  w.rank = static_cast<int>(rank());
+  w.in = in.data();
+  w.out = out.data();
+  w.kernel = kernel.data();
+  w.strides = strides.data();
+  w.dilations = dilations.data();
+  w.pad_begin = pad_begin.data();
+  w.pad_end = pad_end.data();
+  return w;
+}
+
 Result<WindowGeometry> forward_geometry(const WindowAttrs& attrs, const std::vector<int64_t>& in,
                                         const std::vector<int64_t>& kernel) {
   const size_t rank = in.size();

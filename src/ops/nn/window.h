@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/ref/image_window.h"
 #include "ops/op.h"
 
 namespace twinrt::nn {
@@ -31,6 +32,8 @@ struct WindowGeometry {
   int64_t in_size() const;      // product of `in`
   int64_t out_size() const;     // product of `out`
   int64_t kernel_size() const;  // product of `kernel`
+  // A view for the ref kernels; valid while this geometry lives.
+  kernels::ImageWindow image() const;
 };
 
 // Output sizes of a forward window (Conv, pools) over spatial dims `in` with kernel
