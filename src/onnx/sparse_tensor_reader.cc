@@ -11,7 +11,7 @@ namespace {
 
 // A sparse tensor's dense size is not bounded by the file size (a few bytes can declare
 // huge dims), so densifying is capped well below what would exhaust memory.
-constexpr uint64_t kMaxDenseBytes = uint64_t{1} << 31;
+constexpr uint64_t kMaxDenseBytes = uint64_t{1} << 30;
 
 // Linear position of value `k` in the dense tensor, or an error naming the bad index.
 Result<int64_t> linear_index(const Tensor& indices, int64_t k, const std::vector<int64_t>& dims,

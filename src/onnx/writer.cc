@@ -11,11 +11,16 @@ namespace {
 
 using wire::WireWriter;
 
+void put_tensor_header(WireWriter& w, const std::vector<int64_t>& dims, DataType dtype,
+                       const std::string& name) {
+  w.packed_int64s(tensor_proto::kDims, dims);
+  w.int64_field(tensor_proto::kDataType, static_cast<int64_t>(dtype));
+  if (!name.empty()) w.bytes_field(tensor_proto::kName, name);
+}
+
 std::string encode_tensor(const Tensor& t, const std::string& name) {
   WireWriter w;
-  w.packed_int64s(tensor_proto::kDims, t.shape());
-  w.int64_field(tensor_proto::kDataType, static_cast<int64_t>(t.dtype()));
-  if (!name.empty()) w.bytes_field(tensor_proto::kName, name);
+  put_tensor_header(w, t.shape(), t.dtype(), name);
   if (t.dtype() == DataType::kString) {
     for (int64_t i = 0; i < t.numel(); ++i) w.bytes_field(tensor_proto::kStringData, t.data<std::string>()[i]);
   } else {
@@ -25,17 +30,40 @@ std::string encode_tensor(const Tensor& t, const std::string& name) {
   return w.take();
 }
 
-// A dense tensor as a SparseTensorProto that lists every element (linear indices).
+bool is_zero_element(const Tensor& t, int64_t i) {
+  if (t.dtype() == DataType::kString) return t.data<std::string>()[i].empty();
+  const size_t esize = dtype_size(t.dtype());
+  const auto* p = static_cast<const std::byte*>(t.raw()) + static_cast<size_t>(i) * esize;
+  for (size_t k = 0; k < esize; ++k)
+    if (p[k] != std::byte{0}) return false;
+  return true;
+}
+
+// A dense tensor as a SparseTensorProto listing its non-zero elements (linear indices).
 std::string encode_as_sparse(const Tensor& t) {
-  std::vector<int64_t> positions(static_cast<size_t>(t.numel()));
-  for (size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<int64_t>(i);
-  auto flat = t.reshaped({t.numel()});
-  auto indices = Tensor::from_vector<int64_t>({t.numel()}, positions);
-  WireWriter w;
-  if (flat && indices) {
-    w.bytes_field(sparse_tensor_proto::kValues, encode_tensor(*flat, ""));
-    w.bytes_field(sparse_tensor_proto::kIndices, encode_tensor(*indices, ""));
+  std::vector<int64_t> positions;
+  for (int64_t i = 0; i < t.numel(); ++i)
+    if (!is_zero_element(t, i)) positions.push_back(i);
+  const auto count = static_cast<int64_t>(positions.size());
+  WireWriter values;
+  put_tensor_header(values, {count}, t.dtype(), "");
+  const size_t esize = dtype_size(t.dtype());
+  std::string raw;
+  for (int64_t i : positions) {
+    if (t.dtype() == DataType::kString)
+      values.bytes_field(tensor_proto::kStringData, t.data<std::string>()[i]);
+    else
+      raw.append(static_cast<const char*>(t.raw()) + static_cast<size_t>(i) * esize, esize);
   }
+  if (t.dtype() != DataType::kString) values.bytes_field(tensor_proto::kRawData, raw);
+  WireWriter indices;
+  put_tensor_header(indices, {count}, DataType::kInt64, "");
+  indices.bytes_field(tensor_proto::kRawData,
+                      std::string_view(reinterpret_cast<const char*>(positions.data()),
+                                       positions.size() * sizeof(int64_t)));
+  WireWriter w;
+  w.bytes_field(sparse_tensor_proto::kValues, values.bytes());
+  w.bytes_field(sparse_tensor_proto::kIndices, indices.bytes());
   w.packed_int64s(sparse_tensor_proto::kDims, t.shape());
   return w.take();
 }
