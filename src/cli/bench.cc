@@ -50,10 +50,10 @@ int64_t peak_rss_bytes() {
 void print_text(const BenchFlags& f, const SessionOptions& o, const BenchResult& r) {
   const LatencySummary& l = r.latency_ms;
   std::printf("model: %s (mode %s, threads %d)\n", f.model.c_str(), mode_name(o.mode), o.threads);
-  std::printf("session creation: %.3f ms\n", r.create_ms);
-  std::printf("first run: %.3f ms\n", r.first_run_ms);
-  std::printf("latency over %d runs (after %d warm-up): p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, "
-              "min %.3f ms, mean %.3f ms, max %.3f ms\n",
+  std::printf("session creation: %.4g ms\n", r.create_ms);
+  std::printf("first run: %.4g ms\n", r.first_run_ms);
+  std::printf("latency over %d runs (after %d warm-up): p50 %.4g ms, p90 %.4g ms, p99 %.4g ms, "
+              "min %.4g ms, mean %.4g ms, max %.4g ms\n",
               f.runs, f.warmup, l.p50, l.p90, l.p99, l.min, l.mean, l.max);
   std::printf("throughput: %.2f runs/s\n", r.runs_per_second);
   std::printf("peak RSS: %.1f MiB\n", static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0));

@@ -28,6 +28,14 @@ void print_io(const char* title, const std::vector<IoSummary>& ios) {
   }
 }
 
+void print_params(const char* title, const std::vector<ParamGroup>& groups) {
+  std::printf("%s: %lld elements, %s\n", title, static_cast<long long>(total_elements(groups)),
+              format_bytes(static_cast<uint64_t>(total_bytes(groups))).c_str());
+  for (const ParamGroup& p : groups)
+    std::printf("  %-10s %lld tensors, %lld elements, %lld bytes\n", dtype_name(p.dtype),
+                static_cast<long long>(p.tensors), static_cast<long long>(p.elements), static_cast<long long>(p.bytes));
+}
+
 void print_summary(const ModelSummary& s) {
   std::printf("model: %s\n", s.path.c_str());
   std::printf("size: %s (%llu bytes)\n", format_bytes(s.file_size).c_str(),
@@ -50,13 +58,8 @@ void print_summary(const ModelSummary& s) {
   std::printf("operators: %lld nodes, %zu kinds\n", static_cast<long long>(s.node_count), s.op_histogram.size());
   for (const auto& [op, count] : s.op_histogram) std::printf("  %-32s %lld\n", op.c_str(), static_cast<long long>(count));
 
-  int64_t elements = 0, bytes = 0;
-  for (const ParamGroup& p : s.params) elements += p.elements, bytes += p.bytes;
-  std::printf("parameters: %lld elements, %s\n", static_cast<long long>(elements),
-              format_bytes(static_cast<uint64_t>(bytes)).c_str());
-  for (const ParamGroup& p : s.params)
-    std::printf("  %-10s %lld tensors, %lld elements, %lld bytes\n", dtype_name(p.dtype),
-                static_cast<long long>(p.tensors), static_cast<long long>(p.elements), static_cast<long long>(p.bytes));
+  print_params("parameters (initializers)", s.params);
+  if (!s.constant_params.empty()) print_params("parameters (Constant nodes)", s.constant_params);
 
   if (s.unsupported.empty()) {
     std::printf("twinrt support: every operator has a kernel\n");

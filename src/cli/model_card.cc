@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "cli/version.h"
+
 namespace twinrt::cli {
 namespace {
 
@@ -37,9 +39,14 @@ std::string render_model_card(const ModelSummary& s) {
   for (const auto& [domain, version] : s.opsets) opsets += (opsets.empty() ? "" : ", ") + domain + " " + std::to_string(version);
   md += "| opsets | " + opsets + " |\n";
   if (!s.producer.empty()) md += "| producer | " + s.producer + " |\n";
-  int64_t params = 0;
-  for (const ParamGroup& p : s.params) params += p.elements;
-  md += "| parameters | " + std::to_string(params) + " |\n\n";
+  md += "| parameters | " + std::to_string(total_elements(s.params) + total_elements(s.constant_params)) +
+        " (" + format_bytes(static_cast<uint64_t>(total_bytes(s.params) + total_bytes(s.constant_params))) + ") |\n";
+  if (!s.unsupported.empty()) {
+    std::string ops;
+    for (const UnsupportedOp& u : s.unsupported) ops += (ops.empty() ? "" : ", ") + u.op + " (opset " + std::to_string(u.opset) + ")";
+    md += "| not supported by twinrt " + std::string(kVersion) + " | " + ops + " |\n";
+  }
+  md += "\n";
 
   md += "## Inputs\n\n" + io_table(s.inputs) + "\n";
   md += "## Outputs\n\n" + io_table(s.outputs) + "\n";

@@ -43,18 +43,33 @@ void for_each_graph(const ir::Graph& g, const std::function<void(const ir::Graph
     }
 }
 
-void add_params(const ir::Graph& g, std::map<DataType, ParamGroup>& groups) {
-  for (const auto& [name, t] : g.initializers) {
-    ParamGroup& p = groups[t.dtype()];
-    p.dtype = t.dtype();
-    p.tensors += 1;
-    p.elements += t.numel();
-    if (t.dtype() != DataType::kString) {
-      p.bytes += static_cast<int64_t>(t.nbytes());
-    } else {
-      for (int64_t i = 0; i < t.numel(); ++i) p.bytes += static_cast<int64_t>(t.data<std::string>()[i].size());
-    }
+void add_tensor(const Tensor& t, std::map<DataType, ParamGroup>& groups) {
+  ParamGroup& p = groups[t.dtype()];
+  p.dtype = t.dtype();
+  p.tensors += 1;
+  p.elements += t.numel();
+  if (t.dtype() != DataType::kString) {
+    p.bytes += static_cast<int64_t>(t.nbytes());
+  } else {
+    for (int64_t i = 0; i < t.numel(); ++i) p.bytes += static_cast<int64_t>(t.data<std::string>()[i].size());
   }
+}
+
+// Some exporters (PaddlePaddle, older PyTorch) store weights in Constant nodes instead
+// of initializers; both count as parameters, reported apart.
+void add_constant_node_values(const ir::Graph& g, std::map<DataType, ParamGroup>& groups) {
+  for (const ir::Node& n : g.nodes) {
+    if (n.op_type != "Constant" || !ir::canonical_domain(n.domain).empty()) continue;
+    for (const ir::Attribute& a : n.attributes)
+      if (a.type == ir::Attribute::Type::kTensor || a.type == ir::Attribute::Type::kSparseTensor)
+        add_tensor(a.t, groups);
+  }
+}
+
+std::vector<ParamGroup> group_list(const std::map<DataType, ParamGroup>& groups) {
+  std::vector<ParamGroup> out;
+  for (const auto& [dtype, group] : groups) out.push_back(group);
+  return out;
 }
 
 // Nodes twinrt has no kernel for at the opset in force. Calls to model-local functions
@@ -121,6 +136,18 @@ std::string format_bytes(uint64_t bytes) {
   return buf;
 }
 
+int64_t total_elements(const std::vector<ParamGroup>& groups) {
+  int64_t n = 0;
+  for (const ParamGroup& p : groups) n += p.elements;
+  return n;
+}
+
+int64_t total_bytes(const std::vector<ParamGroup>& groups) {
+  int64_t n = 0;
+  for (const ParamGroup& p : groups) n += p.bytes;
+  return n;
+}
+
 Result<ModelSummary> summarize_model(const std::string& path) {
   ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path));
   ASSIGN_OR_RETURN(auto mapped, onnx::MappedFile::open(path));
@@ -141,13 +168,15 @@ Result<ModelSummary> summarize_model(const std::string& path) {
   for (const ir::ValueInfo& in : g.inputs)
     if (!g.initializers.count(in.name)) s.inputs.push_back(io_summary(in));
   for (const ir::ValueInfo& out : g.outputs) s.outputs.push_back(io_summary(out));
-  std::map<DataType, ParamGroup> groups;
+  std::map<DataType, ParamGroup> initializers, constants;
   for_each_graph(g, [&](const ir::Graph& sub) {
     for (const ir::Node& n : sub.nodes) s.op_histogram[op_key(n)] += 1;
     s.node_count += static_cast<int64_t>(sub.nodes.size());
-    add_params(sub, groups);
+    for (const auto& [name, t] : sub.initializers) add_tensor(t, initializers);
+    add_constant_node_values(sub, constants);
   });
-  for (const auto& [dtype, group] : groups) s.params.push_back(group);
+  s.params = group_list(initializers);
+  s.constant_params = group_list(constants);
   s.unsupported = find_unsupported(model);
   return s;
 }

@@ -19,7 +19,7 @@ struct IoSummary {
   std::vector<std::pair<size_t, std::string>> dynamic_axes;  // axis -> symbol ("?" if unnamed)
 };
 
-struct ParamGroup {  // initializers of one dtype
+struct ParamGroup {  // parameter tensors of one dtype
   DataType dtype = DataType::kUndefined;
   int64_t tensors = 0;
   int64_t elements = 0;
@@ -53,7 +53,8 @@ struct ModelSummary {
   std::vector<IoSummary> inputs, outputs;
   std::map<std::string, int64_t> op_histogram;  // "domain:op" ("Conv" for ai.onnx) -> nodes
   int64_t node_count = 0;   // including nodes of nested graphs
-  std::vector<ParamGroup> params;
+  std::vector<ParamGroup> params;           // initializers, by dtype
+  std::vector<ParamGroup> constant_params;  // values of Constant nodes, by dtype
   std::vector<UnsupportedOp> unsupported;
   std::vector<ExternalFile> external_files;
 };
@@ -62,5 +63,7 @@ Result<ModelSummary> summarize_model(const std::string& path);
 
 std::string display_domain(const std::string& domain);  // "" -> "ai.onnx"
 std::string format_bytes(uint64_t bytes);               // "1.5 MiB"
+int64_t total_elements(const std::vector<ParamGroup>& groups);
+int64_t total_bytes(const std::vector<ParamGroup>& groups);
 
 }  // namespace twinrt::cli
