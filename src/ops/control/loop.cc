@@ -5,6 +5,8 @@
 //
 // Nothing is sized by M up front: a hostile M with an early false condition costs
 // nothing, and scan outputs grow with the iterations actually run.
+#include <optional>
+
 #include "ops/control/axis_blocks.h"
 #include "ops/control/scalar_value.h"
 #include "ops/control/subgraph_util.h"
@@ -57,8 +59,10 @@ class LoopKernel final : public OpKernel {
       in.push_back(Value::of(std::move(iter_tensor)));
       in.push_back(Value::of(std::move(cond_tensor)));
       for (Value& v : carried) in.push_back(std::move(v));
-      ASSIGN_OR_RETURN(std::vector<Value> out, ctx.run_subgraph(*body_, std::move(in)));
       const std::string where = "iteration " + std::to_string(iter) + ": ";
+      auto ran = ctx.run_subgraph(*body_, std::move(in));
+      if (!ran) return ran.status().with_context(where);
+      std::vector<Value>& out = ran.value();
       auto cond = read_bool_scalar(&out[0], "body output condition");
       if (!cond) return cond.status().with_context(where);
       keep_going = *cond;

@@ -56,7 +56,9 @@ class ScanKernel final : public OpKernel {
         ASSIGN_OR_RETURN(Tensor slice, slice_axis(scan_inputs[j], axes[j], index, 1, false));
         in.push_back(Value::of(std::move(slice)));
       }
-      ASSIGN_OR_RETURN(std::vector<Value> out, ctx.run_subgraph(*body_, std::move(in)));
+      auto ran = ctx.run_subgraph(*body_, std::move(in));
+      if (!ran) return ran.status().with_context("iteration " + std::to_string(t) + ": ");
+      std::vector<Value>& out = ran.value();
       for (size_t i = 0; i < spec_.num_states; ++i) states[i] = std::move(out[i]);
       for (size_t k = 0; k < spec_.num_scan_outputs; ++k) {
         Value& v = out[spec_.num_states + k];
