@@ -37,6 +37,10 @@ class ExpandKernel final : public OpKernel {
     for (int64_t d : target)
       if (d < 0) return invalid_argument("Expand shape " + shape_to_string(target) + " has a negative dim");
     ASSIGN_OR_RETURN(auto out_shape, broadcast_shapes({x->shape(), target}));
+    if (out_shape == x->shape()) {  // nothing to broadcast: share the input
+      ctx.set_output(0, *ctx.input_value(0));
+      return Status::ok();
+    }
     ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), out_shape));
     return tensor_ops::copy_strided(x->dtype(), y->raw(), x->raw(), out_shape,
                                     broadcast_strides(x->shape(), out_shape));

@@ -20,7 +20,10 @@ class TileKernel final : public OpKernel {
   Status infer(InferContext& ctx) const override {
     ctx.set_output(0, ctx.dtype(0));
     const ir::Shape* in = ctx.shape(0);
-    if (!in) return Status::ok();
+    if (!in) {  // the rank is the length of repeats
+      if (auto rank = tensor_ops::static_length(ctx, 1)) ctx.set_output(0, ctx.dtype(0), ir::Shape(static_cast<size_t>(*rank)));
+      return Status::ok();
+    }
     auto repeats = tensor_ops::constant_ints(ctx.constant_inputs, 1);
     if (!repeats) {
       ctx.set_output(0, ctx.dtype(0), ir::Shape(in->size()));

@@ -15,7 +15,10 @@ class TransposeKernel final : public OpKernel {
   Status infer(InferContext& ctx) const override {
     ctx.set_output(0, ctx.dtype(0));
     const ir::Shape* in = ctx.shape(0);
-    if (!in) return Status::ok();
+    if (!in) {
+      if (perm_) ctx.set_output(0, ctx.dtype(0), ir::Shape(perm_->size()));  // the rank is perm's length
+      return Status::ok();
+    }
     ASSIGN_OR_RETURN(auto perm, permutation(static_cast<int64_t>(in->size())));
     ir::Shape out;
     for (int64_t p : perm) out.push_back((*in)[static_cast<size_t>(p)]);
