@@ -20,3 +20,21 @@ with open("v2_i32_3.npy", "wb") as f:
     np.lib.format.write_array(f, np.array([5, -6, 7], dtype="<i4"), version=(2, 0))
 np.savez("stored.npz", x=np.array([1.5, 2.5], dtype="<f4"), y=np.array([[1, 2]], dtype="<i8"))
 np.savez_compressed("deflated.npz", x=np.arange(100, dtype="<f4"), flag=np.array(True))
+
+# Raw DEFLATE streams (no zlib header) of known data, one per block type zlib chooses.
+import zlib
+
+
+def raw_deflate(data, level):
+    c = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return c.compress(data) + c.flush()
+
+
+text = b"".join(b"line %d: the quick brown fox jumps over the lazy dog %d\n" % (i, i * i) for i in range(120))
+for name, data, level in [("fixed", b"hello hello hello twinrt", 9),
+                          ("dynamic", text, 9),
+                          ("stored", bytes(range(256)) * 4, 0)]:
+    with open(name + ".raw", "wb") as f:
+        f.write(data)
+    with open(name + ".deflate", "wb") as f:
+        f.write(raw_deflate(data, level))
