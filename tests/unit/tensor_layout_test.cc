@@ -59,6 +59,22 @@ TEST(TensorTranspose, PermutesAndDefaultsToReverse) {
   EXPECT_EQ(values<int32_t>(rev->at(0))[1], 100);  // y[0][0][1] = x[1][0][0]
 }
 
+TEST(TensorTranspose, LargeTiledMatchesIndexFormula) {
+  // x[i][j][k] = i * 10000 + j * 100 + k, shape [5, 37, 19]; y = transpose(x, [2, 0, 1])
+  std::vector<int32_t> x;
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 37; ++j)
+      for (int k = 0; k < 19; ++k) x.push_back(i * 10000 + j * 100 + k);
+  auto out = TensorOpTest("Transpose", 13).attr("perm", std::vector<int64_t>{2, 0, 1})
+                 .input<int32_t>({5, 37, 19}, x).run();
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const auto y = values<int32_t>(out->at(0));
+  size_t n = 0;
+  for (int k = 0; k < 19; ++k)
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 37; ++j) ASSERT_EQ(y[n++], i * 10000 + j * 100 + k);
+}
+
 TEST(TensorTranspose, StringsAndBadPerm) {
   auto out = TensorOpTest("Transpose", 13)
                  .input<std::string>({2, 2}, {"a", "b", "c", "d"}).run();

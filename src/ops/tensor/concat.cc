@@ -39,8 +39,7 @@ class ConcatKernel final : public OpKernel {
         const ir::Dim& dim = (*s)[static_cast<size_t>(d)];
         ir::Dim& o = out[static_cast<size_t>(d)];
         if (d == axis) {
-          axis_known = axis_known && dim.known();
-          if (dim.known()) axis_sum += dim.value;
+          axis_known = axis_known && dim.known() && !__builtin_add_overflow(axis_sum, dim.value, &axis_sum);
         } else if (o.known() && dim.known() && o.value != dim.value) {
           return invalid_model("Concat input " + std::to_string(i) + " has shape " + ir::shape_to_string(*s) +
                                ", incompatible with " + ir::shape_to_string(out) + " outside axis " +

@@ -1,7 +1,44 @@
 #include "ops/tensor/elements.h"
 
+#include <algorithm>
+
 namespace twinrt::tensor_ops {
 namespace {
+
+// A transpose-like copy whose source-contiguous dim k is not the innermost output dim:
+// copies in square tiles of (k, last) so both sides stay in cache.
+template <class E>
+void copy_tiled(E* dst, const E* src, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                size_t k) {
+  constexpr int64_t kTile = 16;
+  const size_t last = shape.size() - 1;
+  const std::vector<int64_t> dst_strides = row_major_strides(shape);
+  std::vector<int64_t> outer_shape;  // the dims other than k and last
+  std::vector<size_t> outer_dims;
+  for (size_t d = 0; d < last; ++d)
+    if (d != k) {
+      outer_shape.push_back(shape[d]);
+      outer_dims.push_back(d);
+    }
+  const int64_t rows = shape[k], cols = shape[last], col_stride = strides[last], row_step = dst_strides[k];
+  std::vector<int64_t> idx(outer_shape.size(), 0);
+  do {
+    int64_t src_off = 0, dst_off = 0;
+    for (size_t i = 0; i < idx.size(); ++i) {
+      src_off += idx[i] * strides[outer_dims[i]];
+      dst_off += idx[i] * dst_strides[outer_dims[i]];
+    }
+    for (int64_t r0 = 0; r0 < rows; r0 += kTile)
+      for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
+        const int64_t r1 = std::min(rows, r0 + kTile), c1 = std::min(cols, c0 + kTile);
+        for (int64_t r = r0; r < r1; ++r) {
+          E* d = dst + dst_off + r * row_step;
+          const E* s = src + src_off + r;
+          for (int64_t c = c0; c < c1; ++c) d[c] = s[c * col_stride];
+        }
+      }
+  } while (next_index(idx, outer_shape));
+}
 
 template <class E>
 void copy_strided_typed(E* dst, const E* src, const std::vector<int64_t>& shape,
@@ -10,6 +47,10 @@ void copy_strided_typed(E* dst, const E* src, const std::vector<int64_t>& shape,
   if (rank == 0) {
     *dst = *src;
     return;
+  }
+  if (rank >= 2 && strides[rank - 1] != 1) {
+    for (size_t k = 0; k + 1 < rank; ++k)
+      if (strides[k] == 1) return copy_tiled(dst, src, shape, strides, k);
   }
   const int64_t inner = shape[rank - 1];
   const int64_t inner_stride = strides[rank - 1];

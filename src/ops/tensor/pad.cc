@@ -84,7 +84,9 @@ class PadKernel final : public OpKernel {
     ir::Shape out = *in;
     for (size_t d = 0; d < out.size(); ++d) {
       const int64_t add = per_axis[d].first + per_axis[d].second;
-      if (out[d].known()) {
+      if (out[d].known() && add > 0 && out[d].value > INT64_MAX - add) {
+        out[d] = ir::Dim{};
+      } else if (out[d].known()) {
         if (out[d].value + add < 0)
           return invalid_model("Pad removes more than axis " + std::to_string(d) + " holds");
         out[d] = ir::Dim::of(out[d].value + add);

@@ -17,15 +17,17 @@ bool outside_input(const ResizeConfig& c, const ResizeAxis& a, double x) {
   return c.coordinates == CoordinateMode::kTfCropAndResize && (x < 0 || x > static_cast<double>(a.in - 1));
 }
 
-// floor(x) as an integer, with x first clamped to a range that keeps the conversion
-// defined; anything beyond the input ends up clamped to its edge anyway.
-int64_t floor_index(double x, int64_t n) {
-  return static_cast<int64_t>(std::floor(std::clamp(x, -4.0, static_cast<double>(n) + 4.0)));
+// x limited to a range that keeps integer conversions defined (NaN, from a NaN roi,
+// becomes 0); anything beyond the input ends up clamped to its edge anyway.
+double bounded(double x, int64_t n) {
+  return x == x ? std::clamp(x, -4.0, static_cast<double>(n) + 4.0) : 0.0;
 }
+
+int64_t floor_index(double x, int64_t n) { return static_cast<int64_t>(std::floor(bounded(x, n))); }
 
 int64_t nearest_index(double x, NearestMode mode, bool downsampling, int64_t n) {
   const int64_t lo = floor_index(x, n);
-  const double frac = std::clamp(x, -4.0, static_cast<double>(n) + 4.0) - static_cast<double>(lo);
+  const double frac = bounded(x, n) - static_cast<double>(lo);
   if (frac == 0) return lo;
   switch (mode) {
     case NearestMode::kRoundPreferFloor: return frac <= 0.5 ? lo : lo + 1;
@@ -63,7 +65,7 @@ AxisTaps interpolation_taps(const ResizeConfig& c, const ResizeAxis& a) {
     const bool outside = outside_input(c, a, x);
     t.outside.push_back(outside);
     const int64_t x0 = floor_index(x, a.in);
-    const double r = std::clamp(x, -4.0, static_cast<double>(a.in) + 4.0) - static_cast<double>(x0);
+    const double r = bounded(x, a.in) - static_cast<double>(x0);
     std::array<double, 4> w{};
     int64_t first = x0;
     if (c.mode == ResizeMode::kLinear) {

@@ -74,7 +74,8 @@ class SplitKernel final : public OpKernel {
     int64_t total = 0;
     for (int64_t s : sizes) {
       if (s < 0) return invalid_argument("split sizes " + shape_to_string(sizes) + " contain a negative size");
-      total += s;
+      if (__builtin_add_overflow(total, s, &total))
+        return invalid_argument("split sizes " + shape_to_string(sizes) + " overflow");
     }
     if (len >= 0 && total != len)
       return invalid_argument("split sizes " + shape_to_string(sizes) + " sum to " + std::to_string(total) +
