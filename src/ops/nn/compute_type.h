@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "kernels/math/half.h"
+#include "ops/common/dispatch.h"
 #include "twinrt/tensor.h"
 
 namespace twinrt::nn {
@@ -100,6 +102,30 @@ class ComputeOutput {
   std::vector<compute_t<T>> buffer_;
   compute_t<T>* ptr_ = nullptr;
 };
+
+// The elements of a floating-point tensor as doubles (small parameter tensors: scales,
+// biases, running statistics). `what` names the tensor in the error for other types.
+inline Result<std::vector<double>> read_doubles(const Tensor& t, const std::string& what) {
+  std::vector<double> out(static_cast<size_t>(t.numel()));
+  Status st = dispatch<kFloats>(t.dtype(), [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    const T* p = t.data<T>();
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(to_compute(p[i]));
+    return Status::ok();
+  });
+  if (!st.is_ok()) return invalid_argument(what + " must be a floating-point tensor, got " + dtype_name(t.dtype()));
+  return out;
+}
+
+// Writes doubles into a floating-point tensor of any float type, rounding once.
+inline void write_doubles(const std::vector<double>& values, Tensor& t) {
+  (void)dispatch<kFloats>(t.dtype(), [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    T* p = t.data<T>();
+    for (size_t i = 0; i < values.size(); ++i) p[i] = from_compute<T>(static_cast<compute_t<T>>(values[i]));
+    return Status::ok();
+  });
+}
 
 inline Result<WidenedConstant> WidenedConstant::make(const Tensor* constant) {
   WidenedConstant w;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <type_traits>
 #include <vector>
 
@@ -25,29 +26,37 @@ kernels::GemmFn<T> select_gemm(Mode mode) {
   else static_assert(!sizeof(T), "no gemm kernel for this type");
 }
 
+// Splits an m x n output whose elements each cost k multiply-adds into row/column blocks
+// and calls block(m0, rows, n0, cols) for each across the pool. Rows are split first
+// (each block reads its own rows of A); columns too when rows alone cannot feed every thread.
+inline void parallel_blocks(ThreadPool& pool, int64_t m, int64_t n, int64_t k,
+                            const std::function<void(int64_t, int64_t, int64_t, int64_t)>& block) {
+  constexpr int64_t kSerialWork = 1 << 16;  // multiply-adds below which threads cost more than they save
+  if (m <= 0 || n <= 0) return;
+  if (pool.size() <= 1 || m * n * std::max<int64_t>(k, 1) < kSerialWork) {
+    block(0, m, 0, n);
+    return;
+  }
+  const int64_t want = int64_t{pool.size()} * 4;
+  const int64_t row_blocks = std::min<int64_t>(want, (m + 3) / 4);
+  const int64_t col_blocks = std::min<int64_t>((want + row_blocks - 1) / row_blocks, (n + 63) / 64);
+  const int64_t rows = ((m + row_blocks - 1) / row_blocks + 3) / 4 * 4;
+  const int64_t cols = ((n + col_blocks - 1) / col_blocks + 7) / 8 * 8;
+  const int64_t nr = (m + rows - 1) / rows, nc = (n + cols - 1) / cols;
+  pool.parallel_for(nr * nc, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t m0 = (t / nc) * rows, n0 = (t % nc) * cols;
+      block(m0, std::min(rows, m - m0), n0, std::min(cols, n - n0));
+    }
+  });
+}
+
 // Runs `fn` on row/column blocks of `p` across the pool. Each block computes whole dot
 // products, so the result does not depend on the number of threads.
 template <class T>
 void parallel_gemm(ThreadPool& pool, kernels::GemmFn<T> fn, const kernels::GemmProblem<T>& p) {
-  constexpr int64_t kSerialWork = 1 << 16;  // multiply-adds below which threads cost more than they save
-  const int64_t work = p.m * p.n * std::max<int64_t>(p.k, 1);
-  if (pool.size() <= 1 || work < kSerialWork) {
-    fn(p);
-    return;
-  }
-  // Prefer splitting rows (each block reads its own rows of A); split columns too when
-  // there are too few rows to keep every thread busy.
-  const int64_t want = int64_t{pool.size()} * 4;
-  const int64_t row_blocks = std::min<int64_t>(want, (p.m + 3) / 4);
-  const int64_t col_blocks = std::min<int64_t>((want + row_blocks - 1) / row_blocks, (p.n + 63) / 64);
-  const int64_t rows = ((p.m + row_blocks - 1) / row_blocks + 3) / 4 * 4;
-  const int64_t cols = ((p.n + col_blocks - 1) / col_blocks + 7) / 8 * 8;
-  const int64_t nr = (p.m + rows - 1) / rows, nc = (p.n + cols - 1) / cols;
-  pool.parallel_for(nr * nc, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; ++t) {
-      const int64_t m0 = (t / nc) * rows, n0 = (t % nc) * cols;
-      fn(kernels::gemm_block(p, m0, std::min(rows, p.m - m0), n0, std::min(cols, p.n - n0)));
-    }
+  parallel_blocks(pool, p.m, p.n, p.k, [&](int64_t m0, int64_t rows, int64_t n0, int64_t cols) {
+    fn(kernels::gemm_block(p, m0, rows, n0, cols));
   });
 }
 

@@ -1,0 +1,161 @@
+// BatchNormalization: y = (x - mean) * scale / sqrt(var + epsilon) + B per channel, with
+// the statistics either given (inference) or computed from the batch (training_mode).
+#include <cmath>
+
+#include "ops/nn/compute_type.h"
+#include "ops/op.h"
+#include "runtime/thread_pool.h"
+
+namespace twinrt {
+namespace {
+
+struct BatchNormAttrs {
+  double epsilon = 1e-5;
+  double momentum = 0.9;
+  bool training = false;
+  bool spatial = true;  // false (opset < 9): one statistic per channel *and* position
+};
+
+class BatchNormKernel final : public OpKernel {
+ public:
+  BatchNormKernel(BatchNormAttrs attrs, Mode mode) : attrs_(attrs), mode_(mode) {}
+
+  Status infer(InferContext& ctx) const override {
+    ctx.set_output(0, ctx.dtype(0), ctx.shape(0) ? std::optional<ir::Shape>(*ctx.shape(0)) : std::nullopt);
+    for (size_t i = 1; i < ctx.output_types.size(); ++i)
+      ctx.set_output(i, ctx.dtype(3), ctx.shape(3) ? std::optional<ir::Shape>(*ctx.shape(3)) : std::nullopt);
+    return Status::ok();
+  }
+
+  Status run(RunContext& ctx) const override {
+    ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
+    if (x->rank() < 2) return invalid_argument("BatchNormalization needs X of rank >= 2, got " + shape_to_string(x->shape()));
+    const int64_t batch = x->dim(0), channels = x->dim(1);
+    const int64_t inner = x->numel() / std::max<int64_t>(batch * channels, 1);
+    const int64_t stats = attrs_.spatial ? channels : channels * inner;
+    static const char* kNames[] = {"X", "scale", "B", "input_mean", "input_var"};
+    std::vector<double> params[5];
+    for (size_t i = 1; i < 5; ++i) {
+      ASSIGN_OR_RETURN(const Tensor* t, ctx.tensor_input(i));
+      if (t->numel() != stats)
+        return invalid_argument(std::string("BatchNormalization ") + kNames[i] + " must have " + std::to_string(stats) +
+                                " elements, got shape " + shape_to_string(t->shape()));
+      ASSIGN_OR_RETURN(params[i], nn::read_doubles(*t, kNames[i]));
+    }
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), x->shape()));
+    return dispatch<kFloats>(x->dtype(), [&](auto* tag) -> Status {
+      using T = std::remove_pointer_t<decltype(tag)>;
+      nn::ComputeInput<T> xv(*x);
+      nn::ComputeOutput<T> yv(*y);
+      std::vector<double> mean = params[3], var = params[4];
+      if (attrs_.training) {
+        if (mode_ == Mode::kReference) batch_moments<double>(ctx.pool(), xv.data(), batch, channels, inner, mean, var);
+        else batch_moments<nn::compute_t<T>>(ctx.pool(), xv.data(), batch, channels, inner, mean, var);
+        TRY(write_running_stats(ctx, mean, var, params[3], params[4]));
+      }
+      if (mode_ == Mode::kReference) normalize<double>(ctx.pool(), xv.data(), yv.data(), batch, channels, inner, params, mean, var);
+      else normalize<nn::compute_t<T>>(ctx.pool(), xv.data(), yv.data(), batch, channels, inner, params, mean, var);
+      yv.commit();
+      return Status::ok();
+    });
+  }
+
+ private:
+  // Per-channel mean and (population) variance over the batch and spatial positions.
+  template <class Acc, class C>
+  void batch_moments(ThreadPool& pool, const C* x, int64_t batch, int64_t channels, int64_t inner,
+                     std::vector<double>& mean, std::vector<double>& var) const {
+    const double count = static_cast<double>(batch * inner);
+    pool.parallel_for(channels, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t c = begin; c < end; ++c) {
+        Acc sum = 0;
+        for (int64_t n = 0; n < batch; ++n)
+          for (int64_t i = 0; i < inner; ++i) sum += static_cast<Acc>(x[(n * channels + c) * inner + i]);
+        const Acc m = sum / static_cast<Acc>(count);
+        Acc sq = 0;
+        for (int64_t n = 0; n < batch; ++n)
+          for (int64_t i = 0; i < inner; ++i) {
+            const Acc d = static_cast<Acc>(x[(n * channels + c) * inner + i]) - m;
+            sq += d * d;
+          }
+        mean[static_cast<size_t>(c)] = static_cast<double>(m);
+        var[static_cast<size_t>(c)] = static_cast<double>(sq / static_cast<Acc>(count));
+      }
+    });
+  }
+
+  Status write_running_stats(RunContext& ctx, const std::vector<double>& batch_mean, const std::vector<double>& batch_var,
+                             const std::vector<double>& running_mean, const std::vector<double>& running_var) const {
+    const std::vector<double>* batch_stats[] = {&batch_mean, &batch_var};
+    const std::vector<double>* running[] = {&running_mean, &running_var};
+    for (size_t k = 0; k < 2; ++k) {
+      if (ctx.num_outputs() <= k + 1 || !ctx.output_requested(k + 1)) continue;
+      const Tensor& like = ctx.input(3 + k);
+      ASSIGN_OR_RETURN(Tensor * out, ctx.output(k + 1, like.dtype(), like.shape()));
+      std::vector<double> v(running[k]->size());
+      for (size_t i = 0; i < v.size(); ++i)
+        v[i] = (*running[k])[i] * attrs_.momentum + (*batch_stats[k])[i] * (1.0 - attrs_.momentum);
+      nn::write_doubles(v, *out);
+    }
+    return Status::ok();
+  }
+
+  template <class Acc, class C>
+  void normalize(ThreadPool& pool, const C* x, C* y, int64_t batch, int64_t channels, int64_t inner,
+                 const std::vector<double>* params, const std::vector<double>& mean,
+                 const std::vector<double>& var) const {
+    const size_t stats = mean.size();
+    std::vector<Acc> factor(stats), shift(stats), centre(stats);
+    for (size_t j = 0; j < stats; ++j) {
+      factor[j] = static_cast<Acc>(params[1][j] / std::sqrt(var[j] + attrs_.epsilon));
+      shift[j] = static_cast<Acc>(params[2][j]);
+      centre[j] = static_cast<Acc>(mean[j]);
+    }
+    pool.parallel_for(batch * channels, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t plane = begin; plane < end; ++plane) {
+        const int64_t c = plane % channels;
+        const C* xp = x + plane * inner;
+        C* yp = y + plane * inner;
+        for (int64_t i = 0; i < inner; ++i) {
+          const size_t j = static_cast<size_t>(attrs_.spatial ? c : c * inner + i);
+          yp[i] = static_cast<C>((static_cast<Acc>(xp[i]) - centre[j]) * factor[j] + shift[j]);
+        }
+      }
+    });
+  }
+
+  BatchNormAttrs attrs_;
+  Mode mode_;
+};
+
+Result<std::unique_ptr<OpKernel>> create_batch_norm(const KernelInit& init) {
+  if (init.num_inputs() != 5)
+    return init.error("BatchNormalization takes X, scale, B, input_mean, input_var; got " +
+                      std::to_string(init.num_inputs()) + " inputs");
+  for (size_t i = 0; i < 5; ++i)
+    if (!init.has_input(i)) return init.error("BatchNormalization input " + std::to_string(i) + " is missing");
+  BatchNormAttrs a;
+  ASSIGN_OR_RETURN(float epsilon, init.attr_float("epsilon", 1e-5f));
+  ASSIGN_OR_RETURN(float momentum, init.attr_float("momentum", 0.9f));
+  a.epsilon = epsilon;
+  a.momentum = momentum;
+  if (init.opset < 9) {
+    ASSIGN_OR_RETURN(int64_t spatial, init.attr_int("spatial", 1));
+    a.spatial = spatial != 0;
+  }
+  if (init.opset >= 14) {
+    ASSIGN_OR_RETURN(int64_t training, init.attr_int("training_mode", 0));
+    a.training = training != 0;
+    if (!a.training && init.num_outputs() > 1)
+      return init.error("outputs running_mean and running_var exist only with training_mode = 1");
+  } else if (init.num_outputs() > 1) {
+    return init.unsupported("the training outputs of BatchNormalization before opset 14");
+  }
+  return make_kernel<BatchNormKernel>(a, init.mode);
+}
+
+}  // namespace
+
+TWINRT_REGISTER_OP("BatchNormalization", 1, create_batch_norm);
+
+}  // namespace twinrt

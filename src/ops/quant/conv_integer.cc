@@ -1,0 +1,183 @@
+// ConvInteger: int32 convolution of (x - x_zero_point) with (w - w_zero_point).
+// QLinearConv: the same, plus an int32 bias, requantized with x_scale * w_scale / y_scale.
+// Padding reads x_zero_point, so padded taps contribute zero like in float Conv.
+#include "kernels/ref/qgemm_ref.h"
+#include "ops/common/dispatch.h"
+#include "ops/nn/conv_tiles.h"
+#include "ops/op.h"
+#include "ops/quant/quant_common.h"
+
+namespace twinrt {
+namespace {
+
+// Input positions of the two ops.
+struct Inputs {
+  size_t x, x_zero, w, w_zero;
+};
+constexpr Inputs kInteger = {0, 2, 1, 3};
+constexpr Inputs kQLinear = {0, 2, 3, 5};
+
+// Requantization parameters of QLinearConv.
+struct Requant {
+  std::vector<float> multiplier;  // x_scale * w_scale[m] / y_scale, per output channel
+  std::vector<int32_t> bias;      // per output channel (zeros when absent)
+  int32_t y_zero = 0;
+  DataType y_type = DataType::kUInt8;
+};
+
+class QConvKernel final : public OpKernel {
+ public:
+  QConvKernel(nn::WindowAttrs attrs, int64_t group, bool qlinear)
+      : attrs_(std::move(attrs)), group_(group), qlinear_(qlinear), in_(qlinear ? kQLinear : kInteger) {}
+
+  Status infer(InferContext& ctx) const override {
+    ctx.set_output(0, qlinear_ ? ctx.dtype(7) : DataType::kInt32, nn::conv_output_shape(attrs_, ctx.shape(in_.x), ctx.shape(in_.w)));
+    return Status::ok();
+  }
+
+  Status run(RunContext& ctx) const override {
+    ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(in_.x));
+    ASSIGN_OR_RETURN(const Tensor* w, ctx.tensor_input(in_.w));
+    ASSIGN_OR_RETURN(nn::ConvPlan plan, nn::make_conv_plan(attrs_, group_, x->shape(), w->shape()));
+    ASSIGN_OR_RETURN(std::vector<int32_t> x_zero, zero_points(ctx, in_.x_zero, *x, 1, "x_zero_point"));
+    ASSIGN_OR_RETURN(std::vector<int32_t> w_zero, zero_points(ctx, in_.w_zero, *w, plan.out_channels, "w_zero_point"));
+    Requant rq;
+    if (qlinear_) TRY(read_requant(ctx, plan.out_channels, rq));
+    std::vector<int64_t> ys = {plan.batch, plan.out_channels};
+    ys.insert(ys.end(), plan.window.out.begin(), plan.window.out.end());
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, qlinear_ ? rq.y_type : DataType::kInt32, ys));
+    return dispatch<kU8 | kI8>(x->dtype(), [&](auto* xt) {
+      return dispatch<kU8 | kI8>(w->dtype(), [&](auto* wt) {
+        using TX = std::remove_pointer_t<decltype(xt)>;
+        using TW = std::remove_pointer_t<decltype(wt)>;
+        if (!qlinear_) {
+          convolve<TX, TW>(ctx.pool(), plan, *x, *w, x_zero, w_zero, [&](int64_t out_row, int64_t p0, const int32_t* acc,
+                                                                         int64_t rows, int64_t cols, int64_t) {
+            int32_t* dst = y->data<int32_t>();
+            const int64_t positions = plan.window.out_size();
+            for (int64_t r = 0; r < rows; ++r)
+              std::copy(acc + r * cols, acc + (r + 1) * cols, dst + (out_row + r) * positions + p0);
+          });
+          return Status::ok();
+        }
+        return dispatch<kU8 | kI8>(rq.y_type, [&](auto* qt) {
+          using Q = std::remove_pointer_t<decltype(qt)>;
+          convolve<TX, TW>(ctx.pool(), plan, *x, *w, x_zero, w_zero, [&](int64_t out_row, int64_t p0, const int32_t* acc,
+                                                                         int64_t rows, int64_t cols, int64_t oc) {
+            Q* dst = y->data<Q>();
+            const int64_t positions = plan.window.out_size();
+            for (int64_t r = 0; r < rows; ++r) {
+              const size_t m = static_cast<size_t>(oc + r);
+              for (int64_t j = 0; j < cols; ++j) {
+                const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(acc[r * cols + j]) + static_cast<uint32_t>(rq.bias[m]));
+                dst[(out_row + r) * positions + p0 + j] = quant::quantize<Q>(static_cast<float>(v) * rq.multiplier[m], rq.y_zero);
+              }
+            }
+          });
+          return Status::ok();
+        });
+      });
+    });
+  }
+
+ private:
+  // Runs the int32 convolution tile by tile; store(out_row, p0, acc, rows, cols, oc) puts
+  // each tile's rows x cols products (output channel oc onward, flat output row out_row).
+  template <class TX, class TW, class Store>
+  void convolve(ThreadPool& pool, const nn::ConvPlan& plan, const Tensor& x, const Tensor& w,
+                const std::vector<int32_t>& x_zero, const std::vector<int32_t>& w_zero, Store&& store) const {
+    const int64_t taps = plan.taps(), mg = plan.out_per_group();
+    const TX pad = static_cast<TX>(x_zero[0]);
+    const TW* weights = w.data<TW>();
+    nn::for_each_conv_tile<TX>(pool, plan, x.data<TX>(), pad,
+                               [&](int64_t n, int64_t g, int64_t m0, int64_t rows, int64_t p0, int64_t cols,
+                                   const TX* col, int64_t ldb) {
+      const int64_t oc = g * mg + m0;
+      std::vector<int32_t> acc(static_cast<size_t>(rows * cols));
+      kernels::QGemmProblem<TW, TX> p;
+      p.m = rows;
+      p.n = cols;
+      p.k = taps;
+      p.a = weights + oc * taps;
+      p.lda = taps;
+      p.b = col;
+      p.ldb = ldb;
+      p.c = acc.data();
+      p.ldc = cols;
+      p.a_zero = w_zero.data() + (w_zero.size() == 1 ? 0 : oc);
+      p.a_zero_stride = w_zero.size() == 1 ? 0 : 1;
+      p.b_zero = x_zero.data();
+      p.b_zero_stride = 0;
+      kernels::qgemm(p);
+      store(n * plan.out_channels + oc, p0, acc.data(), rows, cols, oc);
+    });
+  }
+
+  // A zero point of `operand`'s type: absent (0), a scalar, or (weights) one per output channel.
+  static Result<std::vector<int32_t>> zero_points(RunContext& ctx, size_t input, const Tensor& operand,
+                                                  int64_t per_channel, const std::string& what) {
+    if (!ctx.has_input(input)) return std::vector<int32_t>{0};
+    ASSIGN_OR_RETURN(const Tensor* t, ctx.tensor_input(input));
+    if (t->dtype() != operand.dtype())
+      return invalid_argument(what + " must have its operand's type " + dtype_name(operand.dtype()) + ", got " +
+                              dtype_name(t->dtype()));
+    if (t->numel() != 1 && t->numel() != per_channel)
+      return invalid_argument(what + " must be a scalar" + (per_channel > 1 ? " or have one value per output channel" : "") +
+                              ", got shape " + shape_to_string(t->shape()));
+    return quant::read_zero_points(*t, what);
+  }
+
+  static Status read_requant(RunContext& ctx, int64_t channels, Requant& rq) {
+    ASSIGN_OR_RETURN(const Tensor* xs_t, ctx.tensor_input(1));
+    ASSIGN_OR_RETURN(const Tensor* ws_t, ctx.tensor_input(4));
+    ASSIGN_OR_RETURN(const Tensor* ys_t, ctx.tensor_input(6));
+    ASSIGN_OR_RETURN(const Tensor* yz_t, ctx.tensor_input(7));
+    ASSIGN_OR_RETURN(std::vector<float> xs, quant::read_scales(*xs_t, "x_scale"));
+    ASSIGN_OR_RETURN(std::vector<float> ws, quant::read_scales(*ws_t, "w_scale"));
+    ASSIGN_OR_RETURN(std::vector<float> ys, quant::read_scales(*ys_t, "y_scale"));
+    ASSIGN_OR_RETURN(std::vector<int32_t> yz, quant::read_zero_points(*yz_t, "y_zero_point"));
+    if (xs.size() != 1 || ys.size() != 1 || yz.size() != 1 || (ws.size() != 1 && static_cast<int64_t>(ws.size()) != channels))
+      return invalid_argument("QLinearConv needs scalar x_scale, y_scale, y_zero_point and a scalar or per-channel w_scale");
+    rq.y_zero = yz[0];
+    rq.y_type = yz_t->dtype();
+    rq.multiplier.resize(static_cast<size_t>(channels));
+    for (size_t m = 0; m < rq.multiplier.size(); ++m) rq.multiplier[m] = xs[0] * ws[ws.size() == 1 ? 0 : m] / ys[0];
+    rq.bias.assign(static_cast<size_t>(channels), 0);
+    if (ctx.has_input(8)) {
+      ASSIGN_OR_RETURN(const Tensor* b, ctx.tensor_input(8));
+      if (b->dtype() != DataType::kInt32 || b->rank() != 1 || b->dim(0) != channels)
+        return invalid_argument("QLinearConv B must be int32 of shape [" + std::to_string(channels) + "], got " +
+                                dtype_name(b->dtype()) + shape_to_string(b->shape()));
+      rq.bias.assign(b->data<int32_t>(), b->data<int32_t>() + channels);
+    }
+    return Status::ok();
+  }
+
+  nn::WindowAttrs attrs_;
+  int64_t group_;
+  bool qlinear_;
+  Inputs in_;
+};
+
+Result<std::unique_ptr<OpKernel>> create_qconv(const KernelInit& init, bool qlinear) {
+  const size_t min_in = qlinear ? 8 : 2, max_in = qlinear ? 9 : 4;
+  if (init.num_inputs() < min_in || init.num_inputs() > max_in)
+    return init.error("takes " + std::to_string(min_in) + " to " + std::to_string(max_in) + " inputs, got " +
+                      std::to_string(init.num_inputs()));
+  for (size_t i = 0; i < min_in; ++i)
+    if (!init.has_input(i) && (qlinear || i < 2)) return init.error("input " + std::to_string(i) + " is missing");
+  ASSIGN_OR_RETURN(nn::WindowAttrs attrs, nn::parse_window_attrs(init, false));
+  ASSIGN_OR_RETURN(int64_t group, init.attr_int("group", 1));
+  if (group < 1) return init.error("group must be >= 1, got " + std::to_string(group));
+  return make_kernel<QConvKernel>(std::move(attrs), group, qlinear);
+}
+
+Result<std::unique_ptr<OpKernel>> create_conv_integer(const KernelInit& init) { return create_qconv(init, false); }
+Result<std::unique_ptr<OpKernel>> create_qlinear_conv(const KernelInit& init) { return create_qconv(init, true); }
+
+}  // namespace
+
+TWINRT_REGISTER_OP("ConvInteger", 10, create_conv_integer);
+TWINRT_REGISTER_OP("QLinearConv", 10, create_qlinear_conv);
+
+}  // namespace twinrt

@@ -1,0 +1,173 @@
+// MatMulInteger: int32 = (A - a_zero_point) · (B - b_zero_point), numpy-batched.
+// QLinearMatMul: the same product requantized with a_scale * b_scale / y_scale.
+#include "kernels/ref/qgemm_ref.h"
+#include "ops/common/dispatch.h"
+#include "ops/nn/gemm_runner.h"
+#include "ops/nn/matmul_layout.h"
+#include "ops/op.h"
+#include "ops/quant/quant_common.h"
+
+namespace twinrt {
+namespace {
+
+// Per-tensor (stride 0) or per-row / per-column (stride 1) parameters of one operand.
+template <class V>
+struct OperandParams {
+  std::vector<V> values = {V(0)};
+  int64_t stride = 0;
+};
+
+// Reads a scale or zero-point input that is a scalar or holds `len` values (one per row
+// of A or column of B); a missing zero point means 0.
+template <class V, class Read>
+Result<OperandParams<V>> read_params(RunContext& ctx, size_t input, int64_t len, const std::string& what, Read&& read) {
+  OperandParams<V> p;
+  if (!ctx.has_input(input)) return p;
+  ASSIGN_OR_RETURN(const Tensor* t, ctx.tensor_input(input));
+  ASSIGN_OR_RETURN(p.values, read(*t, what));
+  if (t->numel() == 1) return p;
+  if (t->numel() != len)
+    return not_implemented(what + " of shape " + shape_to_string(t->shape()) + " is neither a scalar nor " +
+                           std::to_string(len) + " per-row/column values");
+  p.stride = 1;
+  return p;
+}
+
+// The int32 products of every batch into `out` (batches x M x N).
+template <class TA, class TB>
+void batched_qgemm(ThreadPool& pool, const nn::MatMulLayout& l, const TA* a, const TB* b,
+                   const OperandParams<int32_t>& za, const OperandParams<int32_t>& zb, int32_t* out) {
+  for (size_t i = 0; i < l.a_offsets.size(); ++i) {
+    kernels::QGemmProblem<TA, TB> p;
+    p.m = l.m;
+    p.n = l.n;
+    p.k = l.k;
+    p.a = a + l.a_offsets[i];
+    p.lda = l.k;
+    p.b = b + l.b_offsets[i];
+    p.ldb = l.n;
+    p.c = out + static_cast<int64_t>(i) * l.m * l.n;
+    p.ldc = l.n;
+    p.a_zero = za.values.data();
+    p.a_zero_stride = za.stride;
+    p.b_zero = zb.values.data();
+    p.b_zero_stride = zb.stride;
+    nn::parallel_blocks(pool, l.m, l.n, l.k, [&](int64_t m0, int64_t rows, int64_t n0, int64_t cols) {
+      kernels::QGemmProblem<TA, TB> q = p;
+      q.m = rows;
+      q.n = cols;
+      q.a += m0 * p.lda;
+      q.b += n0;
+      q.c += m0 * p.ldc + n0;
+      q.a_zero += m0 * p.a_zero_stride;
+      q.b_zero += n0 * p.b_zero_stride;
+      kernels::qgemm(q);
+    });
+  }
+}
+
+// Calls f with typed pointers for A (uint8/int8) and B (uint8/int8).
+template <class F>
+Status dispatch_operands(const Tensor& a, const Tensor& b, F&& f) {
+  return dispatch<kU8 | kI8>(a.dtype(), [&](auto* ta) {
+    return dispatch<kU8 | kI8>(b.dtype(), [&](auto* tb) { return f(ta, tb); });
+  });
+}
+
+// Which inputs hold what: MatMulInteger (A, B, a_zp, b_zp) or QLinearMatMul (a, a_scale,
+// a_zp, b, b_scale, b_zp, y_scale, y_zp).
+struct Inputs {
+  size_t a, b, a_zero, b_zero;
+};
+constexpr Inputs kInteger = {0, 1, 2, 3};
+constexpr Inputs kQLinear = {0, 3, 2, 5};
+
+class QMatMulKernel final : public OpKernel {
+ public:
+  explicit QMatMulKernel(bool qlinear) : qlinear_(qlinear), in_(qlinear ? kQLinear : kInteger) {}
+
+  Status infer(InferContext& ctx) const override {
+    const DataType out = qlinear_ ? ctx.dtype(7) : DataType::kInt32;
+    ctx.set_output(0, out, nn::matmul_shape(ctx.shape(in_.a), ctx.shape(in_.b)));
+    return Status::ok();
+  }
+
+  Status run(RunContext& ctx) const override {
+    ASSIGN_OR_RETURN(const Tensor* a, ctx.tensor_input(in_.a));
+    ASSIGN_OR_RETURN(const Tensor* b, ctx.tensor_input(in_.b));
+    ASSIGN_OR_RETURN(nn::MatMulLayout l, nn::matmul_layout(a->shape(), b->shape()));
+    for (auto [input, operand] : {std::pair{in_.a_zero, a}, std::pair{in_.b_zero, b}})
+      if (ctx.has_input(input) && ctx.input(input).dtype() != operand->dtype())
+        return invalid_argument("zero point input " + std::to_string(input) + " must have its operand's type " +
+                                dtype_name(operand->dtype()) + ", got " + dtype_name(ctx.input(input).dtype()));
+    ASSIGN_OR_RETURN(auto za, read_params<int32_t>(ctx, in_.a_zero, l.m, "a_zero_point", quant::read_zero_points));
+    ASSIGN_OR_RETURN(auto zb, read_params<int32_t>(ctx, in_.b_zero, l.n, "b_zero_point", quant::read_zero_points));
+    if (!qlinear_) {
+      ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, DataType::kInt32, l.out_shape));
+      return dispatch_operands(*a, *b, [&](auto* ta, auto* tb) {
+        using TA = std::remove_pointer_t<decltype(ta)>;
+        using TB = std::remove_pointer_t<decltype(tb)>;
+        batched_qgemm<TA, TB>(ctx.pool(), l, a->data<TA>(), b->data<TB>(), za, zb, y->data<int32_t>());
+        return Status::ok();
+      });
+    }
+    return run_qlinear(ctx, *a, *b, l, za, zb);
+  }
+
+ private:
+  Status run_qlinear(RunContext& ctx, const Tensor& a, const Tensor& b, const nn::MatMulLayout& l,
+                     const OperandParams<int32_t>& za, const OperandParams<int32_t>& zb) const {
+    ASSIGN_OR_RETURN(auto sa, read_params<float>(ctx, 1, l.m, "a_scale", quant::read_scales));
+    ASSIGN_OR_RETURN(auto sb, read_params<float>(ctx, 4, l.n, "b_scale", quant::read_scales));
+    ASSIGN_OR_RETURN(const Tensor* ys_t, ctx.tensor_input(6));
+    ASSIGN_OR_RETURN(const Tensor* yz_t, ctx.tensor_input(7));
+    if (ys_t->numel() != 1 || yz_t->numel() != 1)
+      return invalid_argument("y_scale and y_zero_point must be scalars, got " + shape_to_string(ys_t->shape()) +
+                              " and " + shape_to_string(yz_t->shape()));
+    ASSIGN_OR_RETURN(std::vector<float> y_scale, quant::read_scales(*ys_t, "y_scale"));
+    ASSIGN_OR_RETURN(std::vector<int32_t> y_zero, quant::read_zero_points(*yz_t, "y_zero_point"));
+    std::vector<int32_t> acc(static_cast<size_t>(shape_numel(l.out_shape)));
+    TRY(dispatch_operands(a, b, [&](auto* ta, auto* tb) {
+      using TA = std::remove_pointer_t<decltype(ta)>;
+      using TB = std::remove_pointer_t<decltype(tb)>;
+      batched_qgemm<TA, TB>(ctx.pool(), l, a.data<TA>(), b.data<TB>(), za, zb, acc.data());
+      return Status::ok();
+    }));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, yz_t->dtype(), l.out_shape));
+    return dispatch<kU8 | kI8>(yz_t->dtype(), [&](auto* tag) {
+      using Q = std::remove_pointer_t<decltype(tag)>;
+      Q* out = y->data<Q>();
+      for (size_t i = 0; i < acc.size(); ++i) {
+        const int64_t row = static_cast<int64_t>(i) / l.n % l.m, col = static_cast<int64_t>(i) % l.n;
+        const float multiplier = sa.values[static_cast<size_t>(row * sa.stride)] *
+                                 sb.values[static_cast<size_t>(col * sb.stride)] / y_scale[0];
+        out[i] = quant::quantize<Q>(static_cast<float>(acc[i]) * multiplier, y_zero[0]);
+      }
+      return Status::ok();
+    });
+  }
+
+  bool qlinear_;
+  Inputs in_;
+};
+
+Result<std::unique_ptr<OpKernel>> create_matmul_integer(const KernelInit& init) {
+  if (init.num_inputs() < 2 || init.num_inputs() > 4 || !init.has_input(0) || !init.has_input(1))
+    return init.error("MatMulInteger takes A, B and optional zero points; got " + std::to_string(init.num_inputs()) + " inputs");
+  return make_kernel<QMatMulKernel>(false);
+}
+
+Result<std::unique_ptr<OpKernel>> create_qlinear_matmul(const KernelInit& init) {
+  if (init.num_inputs() != 8)
+    return init.error("QLinearMatMul takes 8 inputs, got " + std::to_string(init.num_inputs()));
+  for (size_t i = 0; i < 8; ++i)
+    if (!init.has_input(i)) return init.error("QLinearMatMul input " + std::to_string(i) + " is missing");
+  return make_kernel<QMatMulKernel>(true);
+}
+
+}  // namespace
+
+TWINRT_REGISTER_OP("MatMulInteger", 10, create_matmul_integer);
+TWINRT_REGISTER_OP("QLinearMatMul", 10, create_qlinear_matmul);
+
+}  // namespace twinrt
