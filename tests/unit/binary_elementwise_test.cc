@@ -56,6 +56,7 @@ TEST(BinaryArithmetic, BroadcastsBothWays) {
   EXPECT_EQ(binary<float>("Add", 14, {2, 1}, {10, 20}, {3}, {1, 2, 3}),
             (std::vector<float>{11, 12, 13, 21, 22, 23}));
   EXPECT_EQ(binary<float>("Sub", 14, {}, {1}, {2}, {3, 5}), (std::vector<float>{-2, -4}));
+  EXPECT_EQ(binary<float>("Mul", 14, {0, 3}, {}, {3}, {1, 2, 3}), std::vector<float>{});
 }
 
 TEST(BinaryArithmetic, IntegersWrapAndDivideSafely) {

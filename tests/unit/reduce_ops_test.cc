@@ -72,6 +72,12 @@ TEST(ReduceOps, EmptySetGivesIdentity) {
   EXPECT_EQ(reduce_empty("ReduceLogSumExp"), (std::vector<float>{-kInf, -kInf}));
   EXPECT_EQ(reduce_empty("ReduceLogSum"), (std::vector<float>{-kInf, -kInf}));
   EXPECT_EQ(reduce_empty("ReduceL2"), (std::vector<float>{0, 0}));
+  auto middle = TensorOpTest("ReduceSum", 11).attr("axes", std::vector<int64_t>{1}).input<float>({2, 0, 3}, {}).run();
+  ASSERT_TRUE(middle.is_ok()) << middle.status().message();
+  EXPECT_EQ(values<float>(middle->at(0)), std::vector<float>(6, 0));
+  auto empty_out = TensorOpTest("ReduceMax", 11).attr("axes", std::vector<int64_t>{2}).input<float>({0, 2, 3}, {}).run();
+  ASSERT_TRUE(empty_out.is_ok());
+  EXPECT_EQ(empty_out->at(0).shape(), (std::vector<int64_t>{0, 2, 1}));
 }
 
 TEST(ReduceOps, LogSumExpDoesNotOverflow) {

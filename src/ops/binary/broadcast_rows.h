@@ -42,6 +42,7 @@ class BroadcastRows {
 
 template <class F>
 void BroadcastRows::visit(int64_t begin, int64_t end, F&& fn) const {
+  if (begin >= end) return;  // also keeps an empty outer dim out of the % below
   const size_t n_in = steps_.size();
   const size_t rank = outer_dims_.size();
   std::vector<int64_t> idx(rank, 0), off(n_in, 0);
