@@ -37,6 +37,8 @@ class KernelInit {
   // Compiles a nested graph attribute; names it uses from enclosing scopes are resolved
   // by the runtime.
   std::function<Result<std::shared_ptr<const Subgraph>>(const ir::Graph&)> compile_subgraph;
+  // The graph that holds the node (ai.onnx.preview.training Gradient differentiates part of it).
+  const ir::Graph* graph = nullptr;
 
   size_t num_inputs() const { return node.inputs.size(); }
   bool has_input(size_t i) const { return i < node.inputs.size() && !node.inputs[i].empty(); }

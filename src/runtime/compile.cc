@@ -227,7 +227,7 @@ Status Compiler::compile_node(const ir::Node& node, Scope& scope, const ir::Grap
   if (opset == 0) opset = model_.opset("");
 
   std::vector<std::shared_ptr<const Subgraph>> children;
-  KernelInit init{node, opset, options_.mode, in_types, in_consts, {}};
+  KernelInit init{node, opset, options_.mode, in_types, in_consts, {}, &graph};
   init.compile_subgraph = [&](const ir::Graph& body) -> Result<std::shared_ptr<const Subgraph>> {
     ASSIGN_OR_RETURN(auto child, compile(body, &scope, false));
     children.push_back(child);
