@@ -45,10 +45,9 @@ class GradientKernel final : public OpKernel {
   std::shared_ptr<const Subgraph> forward_;
 };
 
-// KernelInit does not expose the graph that holds a node, which Gradient needs to find
-// the nodes between xs and y; until it does, the registered op reports that clearly.
 Result<std::unique_ptr<OpKernel>> create_gradient(const KernelInit& init) {
-  return init.unsupported("Gradient needs the node's enclosing graph, which the runtime does not pass to kernels yet");
+  if (!init.graph) return internal_error(init.node.describe() + ": the runtime did not pass the enclosing graph");
+  return create_gradient_kernel(init, *init.graph);
 }
 
 }  // namespace
