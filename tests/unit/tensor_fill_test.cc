@@ -51,10 +51,11 @@ TEST(TensorPad, ModesAndNegativePads) {
 }
 
 TEST(TensorShape, StartEndClampAndSize) {
-  auto s = TensorOpTest("Shape", 15).attr("start", -2).attr("end", 100).input<float>({2, 3, 4}, std::vector<float>(24)).run();
+  const std::vector<float> x(24);
+  auto s = TensorOpTest("Shape", 15).attr("start", -2).attr("end", 100).input<float>({2, 3, 4}, x).run();
   ASSERT_TRUE(s.is_ok()) << s.status().message();
   EXPECT_EQ(values<int64_t>(s->at(0)), (std::vector<int64_t>{3, 4}));
-  auto empty = TensorOpTest("Shape", 15).attr("start", 2).attr("end", 1).input<float>({2, 3, 4}, std::vector<float>(24)).run();
+  auto empty = TensorOpTest("Shape", 15).attr("start", 2).attr("end", 1).input<float>({2, 3, 4}, x).run();
   ASSERT_TRUE(empty.is_ok());
   EXPECT_EQ(empty->at(0).shape(), (std::vector<int64_t>{0}));
   auto size = TensorOpTest("Size", 13).input<bool>({2, 3}, std::vector<bool>(6)).run();
@@ -98,7 +99,8 @@ TEST(TensorRange, LengthsAndValues) {
   auto none = TensorOpTest("Range", 11).input<int64_t>({}, {0}).input<int64_t>({}, {5}).input<int64_t>({}, {-1}).run();
   ASSERT_TRUE(none.is_ok());
   EXPECT_EQ(none->at(0).numel(), 0);
-  EXPECT_FALSE(TensorOpTest("Range", 11).input<int64_t>({}, {0}).input<int64_t>({}, {5}).input<int64_t>({}, {0}).run().is_ok());
+  EXPECT_FALSE(TensorOpTest("Range", 11).input<int64_t>({}, {0}).input<int64_t>({}, {5}).input<int64_t>({}, {0})
+                   .run().is_ok());
 }
 
 TEST(TensorEyeLike, DiagonalOffsetAndType) {

@@ -12,6 +12,9 @@ TEST(TensorSqueeze, AxesAttributeAndInput) {
   auto now = TensorOpTest("Squeeze", 13).input<float>({1, 3, 1}, {1, 2, 3}).input<int64_t>({1}, {2}).run();
   ASSERT_TRUE(now.is_ok()) << now.status().message();
   EXPECT_EQ(now->at(0).shape(), (std::vector<int64_t>{1, 3}));
+  auto empty_axes = TensorOpTest("Squeeze", 13).input<float>({1, 3, 1}, {1, 2, 3}).input<int64_t>({0}, {}).run();
+  ASSERT_TRUE(empty_axes.is_ok()) << empty_axes.status().message();
+  EXPECT_EQ(empty_axes->at(0).shape(), (std::vector<int64_t>{3}));  // as no axes (ONNX Runtime)
   auto all = TensorOpTest("Squeeze", 13).input<float>({1, 3, 1}, {1, 2, 3}).run();
   ASSERT_TRUE(all.is_ok());
   EXPECT_EQ(all->at(0).shape(), (std::vector<int64_t>{3}));

@@ -67,7 +67,8 @@ TEST(TensorCompress, AxisAndFlat) {
                   .input<bool>({2}, {false, true}).run();
   ASSERT_TRUE(axis.is_ok()) << axis.status().message();
   EXPECT_EQ(values<float>(axis->at(0)), (std::vector<float>{2, 5}));
-  auto flat = TensorOpTest("Compress", 11).input<float>({2, 2}, {1, 2, 3, 4}).input<bool>({4}, {true, false, false, true}).run();
+  auto flat = TensorOpTest("Compress", 11).input<float>({2, 2}, {1, 2, 3, 4})
+                  .input<bool>({4}, {true, false, false, true}).run();
   ASSERT_TRUE(flat.is_ok());
   EXPECT_EQ(values<float>(flat->at(0)), (std::vector<float>{1, 4}));
   EXPECT_FALSE(TensorOpTest("Compress", 11).attr("axis", 0).input<float>({1, 2}, {1, 2})

@@ -18,7 +18,8 @@ class CompressKernel final : public OpKernel {
     if (!axis_) {
       ctx.set_output(0, ctx.dtype(0), ir::Shape(1));
     } else if (in) {
-      ASSIGN_OR_RETURN(int64_t axis, tensor_ops::normalize_axis(*axis_, static_cast<int64_t>(in->size()), "Compress axis"));
+      ASSIGN_OR_RETURN(int64_t axis,
+                       tensor_ops::normalize_axis(*axis_, static_cast<int64_t>(in->size()), "Compress axis"));
       ir::Shape out = *in;
       out[static_cast<size_t>(axis)] = ir::Dim{};
       ctx.set_output(0, ctx.dtype(0), std::move(out));

@@ -71,7 +71,8 @@ class GatherElementsKernel final : public OpKernel {
     ASSIGN_OR_RETURN(int64_t axis, normalize_axis(axis_, data->rank(), "GatherElements axis"));
     TRY(tensor_ops::check_element_shapes(*data, *indices, axis, "GatherElements"));
     ASSIGN_OR_RETURN(auto idx, tensor_ops::read_ints(*indices, "GatherElements indices"));
-    ASSIGN_OR_RETURN(auto offsets, tensor_ops::element_offsets(*data, indices->shape(), idx, axis, "GatherElements index"));
+    ASSIGN_OR_RETURN(auto offsets,
+                     tensor_ops::element_offsets(*data, indices->shape(), idx, axis, "GatherElements index"));
     ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, data->dtype(), indices->shape()));
     return tensor_ops::dispatch_by_size(data->dtype(), [&](auto* tag) {
       using E = std::remove_pointer_t<decltype(tag)>;

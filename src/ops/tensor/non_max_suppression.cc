@@ -54,7 +54,8 @@ class NonMaxSuppressionKernel final : public OpKernel {
       return invalid_argument("NonMaxSuppression boxes and scores must be float32");
     if (boxes->rank() != 3 || boxes->dim(2) != 4 || scores->rank() != 3 || scores->dim(0) != boxes->dim(0) ||
         scores->dim(2) != boxes->dim(1))
-      return invalid_argument("NonMaxSuppression expects boxes [batch, boxes, 4] and scores [batch, classes, boxes], got " +
+      return invalid_argument(
+          "NonMaxSuppression expects boxes [batch, boxes, 4] and scores [batch, classes, boxes], got " +
                               shape_to_string(boxes->shape()) + " and " + shape_to_string(scores->shape()));
     int64_t max_per_class = 0;
     float iou_threshold = 0;

@@ -58,7 +58,8 @@ class OneHotKernel final : public OpKernel {
 
  private:
   static Result<int64_t> depth_of(const Tensor& t) {
-    if (t.numel() != 1) return invalid_argument("OneHot depth must hold one value, got shape " + shape_to_string(t.shape()));
+    if (t.numel() != 1)
+      return invalid_argument("OneHot depth must hold one value, got shape " + shape_to_string(t.shape()));
     ASSIGN_OR_RETURN(auto v, tensor_ops::read_as_ints(t, "OneHot depth"));
     if (v[0] < 1) return invalid_argument("OneHot depth must be positive, got " + std::to_string(v[0]));
     return v[0];

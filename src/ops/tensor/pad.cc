@@ -66,7 +66,8 @@ class PadKernel final : public OpKernel {
     ctx.set_output(0, ctx.dtype(0));
     const ir::Shape* in = ctx.shape(0);
     if (!in) {  // without axes, pads has two entries per dim
-      std::optional<int64_t> pads = fixed_ ? std::optional<int64_t>(fixed_->pads.size()) : tensor_ops::static_length(ctx, 1);
+      std::optional<int64_t> pads =
+          fixed_ ? std::optional<int64_t>(fixed_->pads.size()) : tensor_ops::static_length(ctx, 1);
       if (pads && !ctx.has_input(3)) ctx.set_output(0, ctx.dtype(0), ir::Shape(static_cast<size_t>(*pads / 2)));
       return Status::ok();
     }

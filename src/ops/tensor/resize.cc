@@ -63,7 +63,8 @@ Result<std::vector<ResizeAxis>> plan_axes(const ResizeConfig& c, const std::vect
       if (!(a.scale > 0) || std::isinf(a.scale))
         return invalid_argument("Resize scale " + std::to_string(a.scale) + " must be positive and finite");
       const double len = static_cast<double>(a.in) * a.scale * (crop ? a.roi_end - a.roi_start : 1.0);
-      if (!(len >= 0 && len < 1e12)) return invalid_argument("Resize output length " + std::to_string(len) + " is invalid");
+      if (!(len >= 0 && len < 1e12))
+        return invalid_argument("Resize output length " + std::to_string(len) + " is invalid");
       a.out = static_cast<int64_t>(std::floor(len));
     }
     if (a.in == 0 && a.out > 0) return invalid_argument("Resize cannot sample an empty axis");

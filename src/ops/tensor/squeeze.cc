@@ -55,12 +55,12 @@ class SqueezeKernel final : public OpKernel {
     if (!in) return Status::ok();
     const int64_t rank = static_cast<int64_t>(in->size());
     auto axes = axes_.at_infer(ctx);
-    if (!axes) {
-      if (axes_.from_input) {  // axes known only at run time; their count gives the rank
-        auto n = tensor_ops::static_length(ctx, 1);
-        if (n && *n <= rank) ctx.set_output(0, ctx.dtype(0), ir::Shape(static_cast<size_t>(rank - *n)));
-        return Status::ok();
-      }
+    if (!axes && axes_.from_input) {  // axes known only at run time; a non-zero count gives the rank
+      auto n = tensor_ops::static_length(ctx, 1);
+      if (n && *n > 0 && *n <= rank) ctx.set_output(0, ctx.dtype(0), ir::Shape(static_cast<size_t>(rank - *n)));
+      return Status::ok();
+    }
+    if (!axes || axes->empty()) {  // no (or empty) axes: every dim of size 1 goes
       ir::Shape out;
       for (const ir::Dim& d : *in) {
         if (!d.known()) return Status::ok();  // cannot tell whether it is 1
@@ -86,7 +86,7 @@ class SqueezeKernel final : public OpKernel {
     ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
     ASSIGN_OR_RETURN(auto axes, axes_.at_run(ctx, "Squeeze"));
     std::vector<int64_t> out;
-    if (!axes) {
+    if (!axes || axes->empty()) {
       for (int64_t d : x->shape())
         if (d != 1) out.push_back(d);
     } else {

@@ -21,7 +21,8 @@ class TileKernel final : public OpKernel {
     ctx.set_output(0, ctx.dtype(0));
     const ir::Shape* in = ctx.shape(0);
     if (!in) {  // the rank is the length of repeats
-      if (auto rank = tensor_ops::static_length(ctx, 1)) ctx.set_output(0, ctx.dtype(0), ir::Shape(static_cast<size_t>(*rank)));
+      if (auto rank = tensor_ops::static_length(ctx, 1))
+        ctx.set_output(0, ctx.dtype(0), ir::Shape(static_cast<size_t>(*rank)));
       return Status::ok();
     }
     auto repeats = tensor_ops::constant_ints(ctx.constant_inputs, 1);

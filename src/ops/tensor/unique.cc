@@ -60,7 +60,8 @@ class UniqueKernel final : public OpKernel {
     if (axis_) {
       y_shape.reset();
       if (in) {
-        ASSIGN_OR_RETURN(int64_t axis, tensor_ops::normalize_axis(*axis_, static_cast<int64_t>(in->size()), "Unique axis"));
+        ASSIGN_OR_RETURN(int64_t axis,
+                         tensor_ops::normalize_axis(*axis_, static_cast<int64_t>(in->size()), "Unique axis"));
         y_shape = *in;
         (*y_shape)[static_cast<size_t>(axis)] = ir::Dim{};
       }
