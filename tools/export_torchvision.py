@@ -10,7 +10,25 @@ import torch
 import torchvision
 
 
+def calibrate_batchnorm(model):
+    """Sets BatchNorm running statistics from a random batch.
+
+    Freshly initialised running stats (mean 0, var 1) let activations shrink layer after
+    layer (MobileNetV2's logits end up near 1e-9), which would make an absolute-error
+    comparison meaningless. Batch statistics keep every layer's activations near unit scale,
+    as in a trained network.
+    """
+    for m in model.modules():
+        if isinstance(m, torch.nn.modules.batchnorm._BatchNorm):
+            m.reset_running_stats()
+            m.momentum = None  # cumulative average over the calibration batch
+    model.train()
+    with torch.no_grad():
+        model(torch.rand(8, 3, 224, 224) * 2 - 1)
+
+
 def export(name, model, out_dir):
+    calibrate_batchnorm(model)
     model.eval()
     x = torch.zeros(1, 3, 224, 224)
     path = os.path.join(out_dir, name + ".onnx")
