@@ -1,7 +1,5 @@
 // Split: cuts a tensor along one axis into parts given by `split` (an attribute before
 // opset 13, an input from 13) or into equal parts, one per output.
-#include <numeric>
-
 #include "ops/op.h"
 #include "ops/tensor/elements.h"
 #include "ops/tensor/tensor_args.h"
@@ -25,10 +23,11 @@ class SplitKernel final : public OpKernel {
     const ir::Dim& len = (*in)[static_cast<size_t>(axis)];
     std::optional<std::vector<int64_t>> sizes = fixed_sizes_;
     if (sizes_from_input_) sizes = tensor_ops::constant_ints(ctx.constant_inputs, 1);
+    const bool equal = sizes ? sizes->empty() : !sizes_from_input_;
     std::optional<std::vector<int64_t>> parts;
-    if (sizes) {
+    if (sizes && !equal) {
       ASSIGN_OR_RETURN(parts, checked_sizes(*sizes, len.known() ? len.value : -1));
-    } else if (len.known() && !sizes_from_input_) {
+    } else if (len.known() && equal) {
       ASSIGN_OR_RETURN(parts, equal_parts(len.value, outputs_));
     }
     for (size_t i = 0; i < n; ++i) {
@@ -43,14 +42,16 @@ class SplitKernel final : public OpKernel {
     ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
     ASSIGN_OR_RETURN(int64_t axis, tensor_ops::normalize_axis(axis_, x->rank(), "Split axis"));
     const int64_t len = x->dim(axis);
-    std::vector<int64_t> parts;
+    std::vector<int64_t> sizes, parts;
     if (fixed_sizes_) {
-      ASSIGN_OR_RETURN(parts, checked_sizes(*fixed_sizes_, len));
-    } else if (sizes_from_input_ && ctx.has_input(1)) {
-      ASSIGN_OR_RETURN(auto sizes, tensor_ops::input_ints(ctx, 1, "Split 'split' input"));
-      ASSIGN_OR_RETURN(parts, checked_sizes(sizes, len));
-    } else {
+      sizes = *fixed_sizes_;
+    } else if (sizes_from_input_) {
+      ASSIGN_OR_RETURN(sizes, tensor_ops::input_ints(ctx, 1, "Split 'split' input"));
+    }
+    if (sizes.empty()) {  // no sizes (or an empty list): equal parts
       ASSIGN_OR_RETURN(parts, equal_parts(len, outputs_));
+    } else {
+      ASSIGN_OR_RETURN(parts, checked_sizes(sizes, len));
     }
     tensor_ops::AxisBlock block = tensor_ops::axis_block(x->shape(), static_cast<size_t>(axis));
     int64_t offset = 0;
