@@ -1,4 +1,6 @@
 // Expand: broadcasts the input against a shape (both ways, as numpy does).
+#include <algorithm>
+
 #include "ops/common/broadcast.h"
 #include "ops/op.h"
 #include "ops/tensor/elements.h"

@@ -4,7 +4,6 @@
 // score_threshold (when given) are never candidates. Output rows are
 // [batch, class, box] in batch, class, selection order.
 #include <algorithm>
-#include <numeric>
 
 #include "ops/op.h"
 #include "ops/tensor/tensor_args.h"

@@ -1,5 +1,6 @@
 // NonZero: the coordinates of the non-zero elements, one row per axis ([rank, count],
 // row-major order). A scalar counts as a 1-element vector, as numpy treats it.
+#include <algorithm>
 #include <type_traits>
 
 #include "kernels/math/half.h"
