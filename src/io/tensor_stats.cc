@@ -17,6 +17,7 @@ double as_double(T v) {
 }
 
 std::string number(double v) {
+  if (std::isnan(v)) return "nan";  // the mean of +inf and -inf; printf may say "-nan"
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.6g", v);
   return buf;

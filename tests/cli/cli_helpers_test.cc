@@ -2,6 +2,7 @@
 // latency percentiles, exit-code mapping, external-data discovery, model card.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "cli/exit_status.h"
@@ -12,6 +13,7 @@
 #include "cli/session_flags.h"
 #include "cli/value_printing.h"
 #include "io/file_io.h"
+#include "io/npy.h"
 
 namespace twinrt::cli {
 namespace {
@@ -100,6 +102,18 @@ TEST(InputFiles, NpyIsCheckedAgainstTheDeclaration) {
   auto wrapped = load_input_file(kData + "/x_5_f32.npy", opt);
   ASSERT_TRUE(wrapped.is_ok());
   EXPECT_TRUE(wrapped->is_optional());
+}
+
+TEST(InputFiles, Uint16BitsAreReadAsDeclaredBfloat16) {
+  ir::ValueInfo decl{"b", ir::TypeInfo::tensor(DataType::kBFloat16, ir::shape_of({2})), ""};
+  const std::string path = ::testing::TempDir() + "twinrt_cli_bf16_bits.npy";
+  // 0x3f80 is bfloat16 1.0, 0xc000 is -2.0.
+  ASSERT_TRUE(io::write_npy_file(path, *Tensor::from_vector<uint16_t>({2}, {0x3f80, 0xc000})).is_ok());
+  auto v = load_input_file(path, decl);
+  ASSERT_TRUE(v.is_ok()) << v.status().message();
+  ASSERT_EQ(v->tensor.dtype(), DataType::kBFloat16);
+  EXPECT_EQ(describe_tensor(v->tensor), "bfloat16[2] min=-2 max=1 mean=-0.5");
+  std::remove(path.c_str());
 }
 
 TEST(ValuePrinting, DescribesTensorsSequencesAndOptionals) {

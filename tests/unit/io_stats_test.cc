@@ -37,6 +37,9 @@ TEST(TensorStats, EmptyAllNaNAndUnsupported) {
   auto n = tensor_stats(*Tensor::from_vector<double>({2}, {nan, nan}));
   EXPECT_EQ(format_stats(*n), "all NaN (2)");
   EXPECT_EQ(tensor_stats(*Tensor::create(DataType::kString, {1})).status().code(), StatusCode::kNotImplemented);
+  const float inf = std::numeric_limits<float>::infinity();
+  auto infs = tensor_stats(*Tensor::from_vector<float>({2}, {-inf, inf}));
+  EXPECT_EQ(format_stats(*infs), "min=-inf max=inf mean=nan");
 }
 
 }  // namespace
