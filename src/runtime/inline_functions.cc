@@ -14,6 +14,19 @@ const ir::Function* find_function(const ir::Model& m, const ir::Node& n) {
 }
 
 Status inline_graph(const ir::Model& m, ir::Graph& g, int depth, int& counter);
+// Appends `nodes` to `out`, replacing each function call by the function's body.
+Status inline_nodes(const ir::Model& m, std::vector<ir::Node> nodes, std::vector<ir::Node>& out,
+                    int depth, int& counter);
+
+// Inlines calls inside the graphs a node carries as attributes (If/Loop/Scan bodies).
+Status inline_attribute_graphs(const ir::Model& m, ir::Node& n, int depth, int& counter) {
+  for (auto& a : n.attributes) {
+    if (a.g) TRY(inline_graph(m, *a.g, depth + 1, counter));
+    for (auto& sg : a.graphs)
+      if (sg) TRY(inline_graph(m, *sg, depth + 1, counter));
+  }
+  return Status::ok();
+}
 
 // Rewrites one call into the function body's nodes, appended to `out`.
 Status expand_call(const ir::Model& m, const ir::Function& f, const ir::Node& call,
@@ -56,16 +69,17 @@ Status expand_call(const ir::Model& m, const ir::Function& f, const ir::Node& ca
     n.attributes = std::move(attrs);
     body.push_back(std::move(n));
   }
-  for (ir::Node& n : body) {
-    if (const ir::Function* inner = find_function(m, n)) {
-      TRY(expand_call(m, *inner, n, out, depth + 1, counter));
+  return inline_nodes(m, std::move(body), out, depth, counter);
+}
+
+Status inline_nodes(const ir::Model& m, std::vector<ir::Node> nodes, std::vector<ir::Node>& out,
+                    int depth, int& counter) {
+  for (ir::Node& n : nodes) {
+    if (const ir::Function* f = find_function(m, n)) {
+      TRY(expand_call(m, *f, n, out, depth + 1, counter));
       continue;
     }
-    for (auto& a : n.attributes) {
-      if (a.g) TRY(inline_graph(m, *a.g, depth + 1, counter));
-      for (auto& sg : a.graphs)
-        if (sg) TRY(inline_graph(m, *sg, depth + 1, counter));
-    }
+    TRY(inline_attribute_graphs(m, n, depth, counter));
     out.push_back(std::move(n));
   }
   return Status::ok();
@@ -74,18 +88,7 @@ Status expand_call(const ir::Model& m, const ir::Function& f, const ir::Node& ca
 Status inline_graph(const ir::Model& m, ir::Graph& g, int depth, int& counter) {
   if (depth > kMaxInlineDepth) return invalid_model("graphs nest deeper than " + std::to_string(kMaxInlineDepth));
   std::vector<ir::Node> out;
-  for (ir::Node& n : g.nodes) {
-    if (const ir::Function* f = find_function(m, n)) {
-      TRY(expand_call(m, *f, n, out, depth + 1, counter));
-      continue;
-    }
-    for (auto& a : n.attributes) {
-      if (a.g) TRY(inline_graph(m, *a.g, depth + 1, counter));
-      for (auto& sg : a.graphs)
-        if (sg) TRY(inline_graph(m, *sg, depth + 1, counter));
-    }
-    out.push_back(std::move(n));
-  }
+  TRY(inline_nodes(m, std::move(g.nodes), out, depth, counter));
   g.nodes = std::move(out);
   return Status::ok();
 }
