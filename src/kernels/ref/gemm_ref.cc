@@ -30,21 +30,27 @@ T epilogue(Acc acc, double alpha, double beta, const T* c) {
   }
 }
 
-template <class T, class Acc, int Rows>
+// The compile-time trip counts (unrolled) let the compiler keep the Rows x kCols tile
+// in vector registers; each lane still sums its own dot product in k order.
+template <class T, class Acc, int Rows, bool kFullCols>
 void gemm_tile(const GemmProblem<T>& p, int64_t m0, int64_t n0, int cols) {
   Acc acc[Rows][kCols] = {};
   const T* a_rows[Rows];
+#pragma GCC unroll 8
   for (int r = 0; r < Rows; ++r) a_rows[r] = p.a + (m0 + r) * p.a_row_stride;
-  for (int64_t k = 0; k < p.k; ++k) {
-    const T* brow = p.b + k * p.ldb + n0;
+  const T* brow = p.b + n0;
+  for (int64_t k = 0; k < p.k; ++k, brow += p.ldb) {
     Acc b[kCols] = {};
-    if (cols == kCols) {
+    if constexpr (kFullCols) {
+#pragma GCC unroll 16
       for (int j = 0; j < kCols; ++j) b[j] = widen<T, Acc>(brow[j]);
     } else {
       for (int j = 0; j < cols; ++j) b[j] = widen<T, Acc>(brow[j]);
     }
+#pragma GCC unroll 8
     for (int r = 0; r < Rows; ++r) {
       const Acc a = widen<T, Acc>(a_rows[r][k * p.a_col_stride]);
+#pragma GCC unroll 16
       for (int j = 0; j < kCols; ++j) acc[r][j] += a * b[j];
     }
   }
@@ -54,11 +60,17 @@ void gemm_tile(const GemmProblem<T>& p, int64_t m0, int64_t n0, int cols) {
   }
 }
 
+template <class T, class Acc, int Rows>
+void gemm_tile(const GemmProblem<T>& p, int64_t m0, int64_t n0, int cols) {
+  if (cols == kCols) gemm_tile<T, Acc, Rows, true>(p, m0, n0, cols);
+  else gemm_tile<T, Acc, Rows, false>(p, m0, n0, cols);
+}
+
 // Rows of A are taken in blocks that stay in cache while every column panel of B streams
 // past them; blocking never splits a dot product, so it does not change any result.
 template <class T, class Acc>
 void gemm(const GemmProblem<T>& p) {
-  constexpr int kRows = 4;
+  constexpr int kRows = 6;
   constexpr int64_t kBlockElems = 32 * 1024;
   const int64_t block = std::max<int64_t>(kRows, kBlockElems / std::max<int64_t>(p.k, 1) / kRows * kRows);
   for (int64_t mb = 0; mb < p.m; mb += block) {

@@ -31,6 +31,10 @@ struct GemmProblem {
 template <class T>
 using GemmFn = void (*)(const GemmProblem<T>&);
 
+// Callers that split M into blocks use multiples of this, so the kernels' register
+// tiles (6 rows for the float kernels, 4 for the 8-bit ones) stay full.
+inline constexpr int64_t kGemmRowMultiple = 12;
+
 // float inputs, float accumulation (Mode::kDefault).
 void f32_gemm_ref(const GemmProblem<float>& p);
 // float inputs, double accumulation and epilogue, rounded once (Mode::kReference).

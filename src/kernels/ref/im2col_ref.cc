@@ -39,9 +39,12 @@ std::vector<Run> split_runs(const ImageWindow& w, int64_t first, int64_t count) 
   return runs;
 }
 
-template <class T>
-void im2col_impl(const ImageWindow& w, const T* image, int64_t channels, int64_t first, int64_t count, T pad, T* col,
-            int64_t ld) {
+// Calls fn(row, run, line, shift) for every im2col row (channel * kernel size + kernel
+// offset) and run of output positions. `line` is the flat image offset of the input line
+// the run reads (-1 when that line lies in the padding); the run's tap t reads last-axis
+// index (run.last_begin + t) * stride + shift of that line.
+template <class Fn>
+void walk(const ImageWindow& w, int64_t channels, int64_t first, int64_t count, Fn&& fn) {
   const int r = w.rank;
   int64_t ksize = 1, in_size = 1;
   for (int d = 0; d < r; ++d) {
@@ -49,20 +52,16 @@ void im2col_impl(const ImageWindow& w, const T* image, int64_t channels, int64_t
     in_size *= w.in[d];
   }
   const std::vector<Run> runs = split_runs(w, first, count);
-  const int64_t last_in = w.in[r - 1], last_stride = w.strides[r - 1];
   std::vector<int64_t> k(static_cast<size_t>(r), 0);
   for (int64_t c = 0; c < channels; ++c) {
-    const T* img = image + c * in_size;
     for (int64_t q = 0; q < ksize; ++q) {
       int64_t rest = q;
       for (int d = r - 1; d >= 0; --d) {
         k[static_cast<size_t>(d)] = rest % w.kernel[d];
         rest /= w.kernel[d];
       }
-      T* row = col + (c * ksize + q) * ld;
-      const int64_t last_shift = k.back() * w.dilations[r - 1] - w.pad_begin[r - 1];
+      const int64_t shift = k.back() * w.dilations[r - 1] - w.pad_begin[r - 1];
       for (const Run& run : runs) {
-        T* dst = row + run.column;
         int64_t base = 0;
         bool inside = true;
         for (int d = 0; d + 1 < r; ++d) {
@@ -71,18 +70,44 @@ void im2col_impl(const ImageWindow& w, const T* image, int64_t channels, int64_t
           inside = inside && i >= 0 && i < w.in[d];
           base = base * w.in[d] + i;
         }
-        if (!inside) {
-          std::fill(dst, dst + run.length, pad);
-          continue;
-        }
-        const T* src = img + base * last_in;
-        for (int64_t t = 0; t < run.length; ++t) {
-          const int64_t i = (run.last_begin + t) * last_stride + last_shift;
-          dst[t] = i >= 0 && i < last_in ? src[i] : pad;
-        }
+        fn(c * ksize + q, run, inside ? c * in_size + base * w.in[r - 1] : -1, shift);
       }
     }
   }
+}
+
+template <class T>
+void im2col_impl(const ImageWindow& w, const T* image, int64_t channels, int64_t first, int64_t count, T pad, T* col,
+                 int64_t ld) {
+  const int64_t last_in = w.in[w.rank - 1], stride = w.strides[w.rank - 1];
+  walk(w, channels, first, count, [&](int64_t row, const Run& run, int64_t line, int64_t shift) {
+    T* dst = col + row * ld + run.column;
+    if (line < 0) {
+      std::fill(dst, dst + run.length, pad);
+      return;
+    }
+    const T* src = image + line;
+    for (int64_t t = 0; t < run.length; ++t) {
+      const int64_t i = (run.last_begin + t) * stride + shift;
+      dst[t] = i >= 0 && i < last_in ? src[i] : pad;
+    }
+  });
+}
+
+template <class T>
+void col2im_impl(const ImageWindow& w, const T* col, int64_t ld, int64_t channels, T* image) {
+  int64_t positions = 1;
+  for (int d = 0; d < w.rank; ++d) positions *= w.out[d];
+  const int64_t last_in = w.in[w.rank - 1], stride = w.strides[w.rank - 1];
+  walk(w, channels, 0, positions, [&](int64_t row, const Run& run, int64_t line, int64_t shift) {
+    if (line < 0) return;
+    const T* src = col + row * ld + run.column;
+    T* dst = image + line;
+    for (int64_t t = 0; t < run.length; ++t) {
+      const int64_t i = (run.last_begin + t) * stride + shift;
+      if (i >= 0 && i < last_in) dst[i] += src[t];
+    }
+  });
 }
 
 }  // namespace
@@ -102,6 +127,10 @@ void u8_im2col_ref(const ImageWindow& w, const uint8_t* image, int64_t channels,
 void i8_im2col_ref(const ImageWindow& w, const int8_t* image, int64_t channels, int64_t first, int64_t count,
                    int8_t pad, int8_t* col, int64_t ld) {
   im2col_impl(w, image, channels, first, count, pad, col, ld);
+}
+
+void f32_col2im_ref(const ImageWindow& w, const float* col, int64_t ld, int64_t channels, float* image) {
+  col2im_impl(w, col, ld, channels, image);
 }
 
 }  // namespace twinrt::kernels

@@ -21,6 +21,12 @@ void u8_im2col_ref(const ImageWindow& w, const uint8_t* image, int64_t channels,
 void i8_im2col_ref(const ImageWindow& w, const int8_t* image, int64_t channels, int64_t first, int64_t count,
                    int8_t pad, int8_t* col, int64_t ld);
 
+// The adjoint of im2col over all output positions: adds each entry of the
+// (channels * kernel size) x positions matrix `col` (row stride ld) into the image tap
+// it came from; taps in the padding are dropped. Each image element receives its
+// contributions in (row, position) order. Used by ConvTranspose.
+void f32_col2im_ref(const ImageWindow& w, const float* col, int64_t ld, int64_t channels, float* image);
+
 // Overloads so templated op code can call one name.
 inline void im2col(const ImageWindow& w, const float* i, int64_t c, int64_t f, int64_t n, float p, float* o, int64_t ld) { f32_im2col_ref(w, i, c, f, n, p, o, ld); }
 inline void im2col(const ImageWindow& w, const double* i, int64_t c, int64_t f, int64_t n, double p, double* o, int64_t ld) { f64_im2col_ref(w, i, c, f, n, p, o, ld); }

@@ -1,4 +1,5 @@
 // Conv: N-D convolution with groups, strides, dilations and padding (im2col + GEMM).
+#include "kernels/ref/dwconv_ref.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
 #include "ops/nn/conv_tiles.h"
@@ -59,6 +60,13 @@ class ConvKernel final : public OpKernel {
     const C* weights = wv.data();
     const C* bias = bv ? bv->data() : nullptr;
     C* out = yv.data();
+    if constexpr (std::is_same_v<C, float>) {
+      if (plan.in_per_group() == 1 && plan.window.rank() == 2) {
+        depthwise(pool, plan, xv.data(), weights, bias, out);
+        yv.commit();
+        return;
+      }
+    }
     nn::for_each_conv_tile<C>(pool, plan, xv.data(), C(0),
                               [&](int64_t n, int64_t g, int64_t m0, int64_t rows, int64_t p0, int64_t cols,
                                   const C* col, int64_t ldb) {
@@ -80,6 +88,22 @@ class ConvKernel final : public OpKernel {
       gemm(p);
     });
     yv.commit();
+  }
+
+  // One input channel per group (depthwise): a direct per-plane kernel, no im2col copy.
+  void depthwise(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const float* weights, const float* bias,
+                 float* out) const {
+    const kernels::ImageWindow w = plan.window.image();
+    const int64_t mg = plan.out_per_group(), taps = plan.taps();
+    const int64_t in_size = plan.window.in_size(), out_size = plan.window.out_size();
+    const auto kernel = mode_ == Mode::kReference ? kernels::f32_dwconv2d_f64acc_ref : kernels::f32_dwconv2d_ref;
+    pool.parallel_for(plan.batch * plan.out_channels, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t n = t / plan.out_channels, oc = t % plan.out_channels;
+        kernel(w, x + (n * plan.in_channels + oc / mg) * in_size, weights + oc * taps, bias ? bias[oc] : 0.0f,
+               out + t * out_size);
+      }
+    });
   }
 
   nn::WindowAttrs attrs_;

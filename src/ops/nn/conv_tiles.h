@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "kernels/ref/gemm_ref.h"
 #include "kernels/ref/im2col_ref.h"
 #include "ops/nn/window.h"
 #include "runtime/thread_pool.h"
@@ -49,8 +50,9 @@ void for_each_conv_tile(ThreadPool& pool, const ConvPlan& plan, const T* x, T pa
   const int64_t pos_tiles = (positions + pos_block - 1) / pos_block;
   const int64_t outer = plan.batch * plan.group * pos_tiles;
   const int64_t want = pool.size() > 1 ? int64_t{pool.size()} * 4 : 1;
-  const int64_t row_tiles = outer >= want ? 1 : std::min((want + outer - 1) / outer, (mg + 3) / 4);
-  const int64_t rows = ((mg + row_tiles - 1) / row_tiles + 3) / 4 * 4;
+  constexpr int64_t kRowStep = kernels::kGemmRowMultiple;
+  const int64_t row_tiles = outer >= want ? 1 : std::min((want + outer - 1) / outer, (mg + kRowStep - 1) / kRowStep);
+  const int64_t rows = ((mg + row_tiles - 1) / row_tiles + kRowStep - 1) / kRowStep * kRowStep;
   const int64_t row_count = (mg + rows - 1) / rows;
   const kernels::ImageWindow win = plan.window.image();
   pool.parallel_for(outer * row_count, 1, [&](int64_t begin, int64_t end) {

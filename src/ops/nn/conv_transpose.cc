@@ -1,10 +1,14 @@
-// ConvTranspose: the gradient of Conv with respect to its input. Each output element
-// gathers the input taps that a forward convolution would have scattered onto it, so
-// it is one sum in a fixed order (input channel, then kernel offset) owned by one thread.
+// ConvTranspose: the gradient of Conv with respect to its input.
+// Reference mode (and double): each output element gathers the input taps that a forward
+// convolution would have scattered onto it — one double sum in a fixed order (input
+// channel, then kernel offset), rounded once. Default mode (float): a GEMM W^T·X per
+// image and group, then col2im adds the columns onto the output in a fixed order.
 #include <algorithm>
 
+#include "kernels/ref/im2col_ref.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
+#include "ops/nn/gemm_runner.h"
 #include "ops/nn/window.h"
 #include "ops/op.h"
 #include "runtime/thread_pool.h"
@@ -168,12 +172,65 @@ class ConvTransposeKernel final : public OpKernel {
     return dispatch<kF16 | kF32 | kF64>(x->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       if (mode_ == Mode::kReference) gather<T, double>(ctx.pool(), g, *x, *w, b, *y);
+      else if constexpr (std::is_same_v<nn::compute_t<T>, float>) gemm_col2im<T>(ctx.pool(), g, *x, *w, b, *y);
       else gather<T, nn::compute_t<T>>(ctx.pool(), g, *x, *w, b, *y);
       return Status::ok();
     });
   }
 
  private:
+  template <class T>
+  void gemm_col2im(ThreadPool& pool, const TransposeGeometry& g, const Tensor& x, const Tensor& w, const Tensor* b,
+                   Tensor& y) const {
+    nn::ComputeInput<T> xv(x), wv(w);
+    std::optional<nn::ComputeInput<T>> bv;
+    if (b) bv.emplace(*b);
+    nn::ComputeOutput<T> yv(y);
+    const int64_t batch = x.dim(0), in_channels = x.dim(1), mg = w.dim(1);
+    const int64_t cg = in_channels / attrs_.group, out_channels = mg * attrs_.group;
+    int64_t in_size = 1, ksize = 1, out_size = 1;
+    for (size_t d = 0; d < g.in.size(); ++d) {
+      in_size *= g.in[d];
+      ksize *= g.kernel[d];
+      out_size *= g.out[d];
+    }
+    // The forward window whose im2col matrix the product gives: its input is our output.
+    kernels::ImageWindow win;
+    win.rank = static_cast<int>(g.in.size());
+    win.in = g.out.data();
+    win.out = g.in.data();
+    win.kernel = g.kernel.data();
+    win.strides = g.strides.data();
+    win.dilations = g.dilations.data();
+    win.pad_begin = g.pad_begin.data();
+    std::vector<float> col(static_cast<size_t>(mg * ksize * in_size));
+    const kernels::GemmFn<float> gemm = nn::select_gemm<float>(Mode::kDefault);
+    for (int64_t n = 0; n < batch; ++n)
+      for (int64_t grp = 0; grp < attrs_.group; ++grp) {
+        kernels::GemmProblem<float> p;  // col = W_g^T (mg*ksize x cg) · X_g (cg x in_size)
+        p.m = mg * ksize;
+        p.n = in_size;
+        p.k = cg;
+        p.a = wv.data() + grp * cg * mg * ksize;
+        p.a_row_stride = 1;
+        p.a_col_stride = mg * ksize;
+        p.b = xv.data() + (n * in_channels + grp * cg) * in_size;
+        p.ldb = in_size;
+        p.c = col.data();
+        p.ldc = in_size;
+        nn::parallel_gemm(pool, gemm, p);
+        pool.parallel_for(mg, 1, [&](int64_t begin, int64_t end) {
+          for (int64_t c = begin; c < end; ++c) {
+            const int64_t oc = grp * mg + c;
+            float* plane = yv.data() + (n * out_channels + oc) * out_size;
+            std::fill(plane, plane + out_size, bv ? bv->data()[oc] : 0.0f);
+            kernels::f32_col2im_ref(win, col.data() + c * ksize * in_size, in_size, 1, plane);
+          }
+        });
+      }
+    yv.commit();
+  }
+
   template <class T, class Acc>
   void gather(ThreadPool& pool, const TransposeGeometry& g, const Tensor& x, const Tensor& w, const Tensor* b,
               Tensor& y) const {

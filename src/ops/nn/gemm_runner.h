@@ -38,9 +38,10 @@ inline void parallel_blocks(ThreadPool& pool, int64_t m, int64_t n, int64_t k,
     return;
   }
   const int64_t want = int64_t{pool.size()} * 4;
-  const int64_t row_blocks = std::min<int64_t>(want, (m + 3) / 4);
+  constexpr int64_t kRowStep = kernels::kGemmRowMultiple;
+  const int64_t row_blocks = std::min<int64_t>(want, (m + kRowStep - 1) / kRowStep);
   const int64_t col_blocks = std::min<int64_t>((want + row_blocks - 1) / row_blocks, (n + 63) / 64);
-  const int64_t rows = ((m + row_blocks - 1) / row_blocks + 3) / 4 * 4;
+  const int64_t rows = ((m + row_blocks - 1) / row_blocks + kRowStep - 1) / kRowStep * kRowStep;
   const int64_t cols = ((n + col_blocks - 1) / col_blocks + 7) / 8 * 8;
   const int64_t nr = (m + rows - 1) / rows, nc = (n + cols - 1) / cols;
   pool.parallel_for(nr * nc, 1, [&](int64_t begin, int64_t end) {
