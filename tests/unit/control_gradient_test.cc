@@ -1,12 +1,9 @@
-// The Gradient op's reverse-mode differentiation. The runtime does not yet hand kernels
-// the graph that holds their node, so these tests build the kernel with
-// create_gradient_kernel and run it through a KernelContext, as the executor would.
+// The Gradient op's reverse-mode differentiation: the planner and backward pass on
+// their own, and the op in a session.
 #include <gtest/gtest.h>
 
 #include "control_model_builder.h"
 #include "ops/training/autodiff.h"
-#include "ops/training/gradient.h"
-#include "runtime/execute.h"
 
 namespace twinrt {
 namespace {
@@ -53,35 +50,17 @@ TEST(ControlGradient, RefusesOpsWithoutARule) {
   EXPECT_NE(plan.status().message().find("(Exp)"), std::string::npos) << plan.status().message();
 }
 
-TEST(ControlGradient, KernelRunsTheForwardGraphAndDifferentiates) {
+TEST(ControlGradient, OpDifferentiatesItsGraphInASession) {
   ir::Graph g = add_mul_graph();
-  const ir::Node& gradient_node = g.nodes[2];
-  std::vector<std::shared_ptr<ir::Graph>> compiled_graphs;  // the compiled plans point into these
-  ir::Model model;
-  model.opset_imports[""] = 12;
-  KernelInit init{gradient_node,
-                  1,
-                  Mode::kDefault,
-                  {ir::TypeInfo::tensor(DataType::kFloat), ir::TypeInfo::tensor(DataType::kFloat)},
-                  {nullptr, nullptr},
-                  [&](const ir::Graph& body) -> Result<std::shared_ptr<const Subgraph>> {
-                    compiled_graphs.push_back(std::make_shared<ir::Graph>(body));
-                    model.graph = compiled_graphs.back();
-                    return compile_model(model, CompileOptions{});
-                  }};
-  auto kernel = create_gradient_kernel(init, g);
-  ASSERT_TRUE(kernel.is_ok()) << kernel.status().message();
-
-  // At a = 2, b = 3: dd/da = 2a + b = 7, dd/db = a = 2.
-  const Value a = val<float>({}, {2}), b = val<float>({}, {3});
-  std::vector<Value> results(2);
-  ThreadPool pool(1);
-  ExecOptions options{Mode::kDefault, &pool};
-  KernelContext ctx({&a, &b}, {&results[0], &results[1]}, {}, options);
-  Status st = (*kernel)->run(ctx);
-  ASSERT_TRUE(st.is_ok()) << st.message();
-  EXPECT_EQ(values_of<float>(results[0].tensor), (std::vector<float>{7}));
-  EXPECT_EQ(values_of<float>(results[1].tensor), (std::vector<float>{2}));
+  g.outputs = {any_info("d"), any_info("dd_da"), any_info("dd_db")};
+  // At a = 2, b = 3: d = 10, dd/da = 2a + b = 7, dd/db = a = 2.
+  for (Mode mode : {Mode::kDefault, Mode::kReference}) {
+    auto out = run_graph(g, 12, {{"a", val<float>({}, {2})}, {"b", val<float>({}, {3})}}, mode);
+    ASSERT_TRUE(out.is_ok()) << out.status().message();
+    EXPECT_EQ(values_of<float>(out->at("d").tensor), (std::vector<float>{10}));
+    EXPECT_EQ(values_of<float>(out->at("dd_da").tensor), (std::vector<float>{7}));
+    EXPECT_EQ(values_of<float>(out->at("dd_db").tensor), (std::vector<float>{2}));
+  }
 }
 
 }  // namespace

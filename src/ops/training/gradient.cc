@@ -1,5 +1,7 @@
-#include "ops/training/gradient.h"
-
+// Gradient (ai.onnx.preview.training): dy/dx for the part of the node's graph named by
+// the xs, zs and y attributes, evaluated at the node's inputs (values for xs then zs).
+// The forward part is compiled as a nested graph at load; the backward pass runs in
+// double (autodiff.h).
 #include "ops/training/autodiff.h"
 #include "ops/training/gradient_rules.h"
 #include "runtime/plan.h"
@@ -47,12 +49,6 @@ class GradientKernel final : public OpKernel {
 
 Result<std::unique_ptr<OpKernel>> create_gradient(const KernelInit& init) {
   if (!init.graph) return internal_error(init.node.describe() + ": the runtime did not pass the enclosing graph");
-  return create_gradient_kernel(init, *init.graph);
-}
-
-}  // namespace
-
-Result<std::unique_ptr<OpKernel>> create_gradient_kernel(const KernelInit& init, const ir::Graph& graph) {
   ASSIGN_OR_RETURN(std::vector<std::string> xs, init.attr_strings("xs"));
   ASSIGN_OR_RETURN(std::vector<std::string> zs, init.attr_strings("zs"));
   ASSIGN_OR_RETURN(std::string y, init.attr_string("y", ""));
@@ -62,13 +58,15 @@ Result<std::unique_ptr<OpKernel>> create_gradient_kernel(const KernelInit& init,
                       std::to_string(init.num_inputs()));
   if (init.num_outputs() > xs.size())
     return init.error("has " + std::to_string(init.num_outputs()) + " outputs, xs names " + std::to_string(xs.size()));
-  auto plan = plan_gradient(graph, std::move(xs), std::move(zs), std::move(y), init.input_types);
+  auto plan = plan_gradient(*init.graph, std::move(xs), std::move(zs), std::move(y), init.input_types);
   if (!plan) return plan.status().with_context(init.node.describe() + ": ");
   if (!init.compile_subgraph) return internal_error("no subgraph compiler for " + init.node.describe());
   auto forward = init.compile_subgraph(*plan->forward);
   if (!forward) return forward.status().with_context(init.node.describe() + ": forward graph: ");
   return make_kernel<GradientKernel>(std::move(plan).value(), std::move(forward).value());
 }
+
+}  // namespace
 
 TWINRT_REGISTER_OP_EX("ai.onnx.preview.training", "Gradient", 1, INT64_MAX, "ref", 0, create_gradient);
 
