@@ -1,0 +1,75 @@
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "kernels/ref/dwconv_ref.h"
+#include "kernels/ref/im2col_ref.h"
+#include "kernels/ref/qgemm_ref.h"
+
+namespace twinrt::kernels {
+namespace {
+
+TEST(KernelsIm2col, PaddedStridedColumns) {
+  // 1-D image [1 2 3 4], kernel 2, stride 2, pad 1 on both sides: windows (pad,1) (2,3) (4,pad).
+  const int64_t in = 4, out = 3, k = 2, s = 2, d = 1, p = 1;
+  ImageWindow w;
+  w.rank = 1; w.in = &in; w.out = &out; w.kernel = &k; w.strides = &s; w.dilations = &d; w.pad_begin = &p; w.pad_end = &p;
+  const float image[4] = {1, 2, 3, 4};
+  float col[6];
+  f32_im2col_ref(w, image, 1, 0, 3, -9.0f, col, 3);
+  EXPECT_EQ(std::vector<float>(col, col + 6), (std::vector<float>{-9, 2, 4, 1, 3, -9}));
+  // A column range starting mid-image.
+  float part[4];
+  f32_im2col_ref(w, image, 1, 1, 2, 0.0f, part, 2);
+  EXPECT_EQ(std::vector<float>(part, part + 4), (std::vector<float>{2, 4, 3, 0}));
+}
+
+TEST(KernelsIm2col, Col2imIsTheAdjoint) {
+  // <im2col(x), c> == <x, col2im(c)> for a 2-D window with stride, dilation and padding.
+  const int64_t in[2] = {5, 4}, kernel[2] = {2, 3}, strides[2] = {2, 1}, dil[2] = {1, 2}, pad[2] = {1, 2};
+  int64_t out[2];
+  for (int i = 0; i < 2; ++i) out[i] = (in[i] + 2 * pad[i] - (kernel[i] - 1) * dil[i] - 1) / strides[i] + 1;
+  ImageWindow w;
+  w.rank = 2; w.in = in; w.out = out; w.kernel = kernel; w.strides = strides; w.dilations = dil; w.pad_begin = pad; w.pad_end = pad;
+  const int64_t channels = 2, rows = channels * 6, cols = out[0] * out[1], pixels = channels * 20;
+  std::vector<float> x(static_cast<size_t>(pixels)), c(static_cast<size_t>(rows * cols)), colx(c.size()), back(x.size(), 0);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i % 7) - 3);
+  for (size_t i = 0; i < c.size(); ++i) c[i] = float(int(i % 5) - 2);
+  f32_im2col_ref(w, x.data(), channels, 0, cols, 0.0f, colx.data(), cols);
+  f32_col2im_ref(w, c.data(), cols, channels, back.data());
+  double lhs = 0, rhs = 0;
+  for (size_t i = 0; i < c.size(); ++i) lhs += double(colx[i]) * c[i];
+  for (size_t i = 0; i < x.size(); ++i) rhs += double(x[i]) * back[i];
+  EXPECT_EQ(lhs, rhs);
+}
+
+TEST(KernelsDwconv, ThreeByThreePaddedAndStrided) {
+  // 3x3 image 1..9, 3x3 kernel of ones, pad 1: corner sums; stride 2 gives the four corners.
+  const int64_t in[2] = {3, 3}, out[2] = {2, 2}, kernel[2] = {3, 3}, strides[2] = {2, 2}, dil[2] = {1, 1}, pad[2] = {1, 1};
+  ImageWindow w;
+  w.rank = 2; w.in = in; w.out = out; w.kernel = kernel; w.strides = strides; w.dilations = dil; w.pad_begin = pad; w.pad_end = pad;
+  const float image[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const float ones[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+  float y[4], yd[4];
+  f32_dwconv2d_ref(w, image, ones, 0.5f, y);
+  f32_dwconv2d_f64acc_ref(w, image, ones, 0.5f, yd);
+  EXPECT_EQ(std::vector<float>(y, y + 4), (std::vector<float>{12.5f, 16.5f, 24.5f, 28.5f}));
+  EXPECT_EQ(std::vector<float>(yd, yd + 4), (std::vector<float>{12.5f, 16.5f, 24.5f, 28.5f}));
+}
+
+TEST(KernelsQgemm, ZeroPointsPerRowAndColumn) {
+  // (A - za) * (B - zb) with za = {1, 2} per row and zb = {0, 1, 2} per column.
+  const uint8_t a[4] = {2, 3, 4, 5};
+  const int8_t b[6] = {1, 2, 3, -1, 0, 1};
+  const int32_t za[2] = {1, 2}, zb[3] = {0, 1, 2};
+  int32_t c[6];
+  QGemmProblem<uint8_t, int8_t> p;
+  p.m = 2; p.n = 3; p.k = 2; p.a = a; p.lda = 2; p.b = b; p.ldb = 3; p.c = c; p.ldc = 3;
+  p.a_zero = za; p.a_zero_stride = 1; p.b_zero = zb; p.b_zero_stride = 1;
+  u8s8_gemm_i32_ref(p);
+  // A - za = [[1, 2], [2, 3]]; B - zb = [[1, 1, 1], [-1, -1, -1]]
+  EXPECT_EQ(std::vector<int32_t>(c, c + 6), (std::vector<int32_t>{-1, -1, -1, -1, -1, -1}));
+}
+
+}  // namespace
+}  // namespace twinrt::kernels
