@@ -69,6 +69,9 @@ struct InferContext {
   std::vector<ir::TypeInfo> input_types;       // kUnknown when not known
   std::vector<const Tensor*> constant_inputs;  // known values (initializers, Constant outputs)
   std::vector<ir::TypeInfo> output_types;      // to be filled; pre-sized to num outputs
+  // Outputs whose values follow from types alone (Shape of a static shape). When every
+  // output of a node is known here, the node becomes a constant and never runs.
+  std::vector<Value> output_values = std::vector<Value>(output_types.size());
 
   bool has_input(size_t i) const { return i < node.inputs.size() && !node.inputs[i].empty(); }
   // The input's dims when its shape is fully known.

@@ -113,6 +113,8 @@ class Compiler {
  private:
   Status compile_node(const ir::Node& node, Scope& scope, const ir::Graph& graph,
                       std::map<int, Value>& constants);
+  void add_constants(const ir::Node& node, std::vector<Value> values, Scope& scope,
+                     const ir::Graph& graph, std::map<int, Value>& constants);
   bool try_fold(const Step& step, const std::vector<const Value*>& inputs, Scope& scope,
                 const ir::Graph& graph, std::map<int, Value>& constants);
   ir::TypeInfo apply_overrides(ir::TypeInfo t) const;
@@ -120,6 +122,16 @@ class Compiler {
   const CompileOptions& options_;
   ThreadPool fold_pool_{1};
 };
+
+// True when inference gave every requested output's value (and no name clashes).
+bool known_from_types(const ir::Node& node, const std::vector<Value>& values, const Scope& scope) {
+  if (values.size() != node.outputs.size()) return false;
+  for (size_t i = 0; i < node.outputs.size(); ++i) {
+    if (node.outputs[i].empty()) continue;
+    if (values[i].kind == Value::Kind::kNone || scope.slots.count(node.outputs[i])) return false;
+  }
+  return true;
+}
 
 // Ops whose outputs are random must run every time, never be folded.
 bool is_nondeterministic(const ir::Node& n) {
@@ -179,7 +191,8 @@ Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scop
     }
     if (in.name.empty()) return invalid_model("graph '" + graph.name + "' has an input with no name");
     int slot = scope.new_slot(in.name, apply_overrides(in.type));
-    sub->inputs.push_back(in);
+    // The plan's declared input carries the overrides, so feeds are checked against them.
+    sub->inputs.push_back({in.name, scope.g->slot_types[static_cast<size_t>(slot)], in.doc});
     sub->input_slots.push_back(slot);
   }
 
@@ -248,6 +261,10 @@ Status Compiler::compile_node(const ir::Node& node, Scope& scope, const ir::Grap
 
   InferContext ictx{node, opset, in_types, in_consts, std::vector<ir::TypeInfo>(node.outputs.size())};
   TRY(step.kernel->infer(ictx).with_context(node.describe() + ": "));
+  if (children.empty() && !is_nondeterministic(node) && known_from_types(node, ictx.output_values, scope)) {
+    add_constants(node, std::move(ictx.output_values), scope, graph, constants);
+    return Status::ok();
+  }
 
   for (size_t i = 0; i < node.outputs.size(); ++i) {
     const std::string& out = node.outputs[i];
@@ -278,14 +295,19 @@ bool Compiler::try_fold(const Step& step, const std::vector<const Value*>& input
   if (!step.kernel->run(ctx).is_ok()) return false;  // the error will surface when the graph runs
   for (size_t i = 0; i < node.outputs.size(); ++i)
     if (outs[i] && results[i].kind == Value::Kind::kNone) return false;
+  add_constants(node, std::move(results), scope, graph, constants);
+  return true;
+}
+
+void Compiler::add_constants(const ir::Node& node, std::vector<Value> values, Scope& scope,
+                             const ir::Graph& graph, std::map<int, Value>& constants) {
   for (size_t i = 0; i < node.outputs.size(); ++i) {
-    if (!outs[i]) continue;
-    const Value& v = results[i];
+    if (node.outputs[i].empty()) continue;
+    const Value& v = values[i];
     ir::TypeInfo t = v.is_tensor() ? ir::TypeInfo::tensor(v.tensor.dtype(), ir::shape_of(v.tensor.shape()))
                                    : merge_types(ir::TypeInfo{}, declared_type(graph, node.outputs[i]));
-    constants[scope.new_slot(node.outputs[i], t)] = std::move(results[i]);
+    constants[scope.new_slot(node.outputs[i], t)] = std::move(values[i]);
   }
-  return true;
 }
 
 }  // namespace

@@ -19,6 +19,11 @@ class ShapeKernel final : public OpKernel {
     }
     const auto [begin, end] = range(static_cast<int64_t>(in->size()));
     ctx.set_output(0, DataType::kInt64, std::vector<int64_t>{end - begin});
+    if (auto dims = ctx.static_shape(0)) {
+      ASSIGN_OR_RETURN(Tensor v, Tensor::from_vector<int64_t>({end - begin},
+                                                              {dims->begin() + begin, dims->begin() + end}));
+      ctx.output_values[0] = Value::of(std::move(v));
+    }
     return Status::ok();
   }
 
@@ -46,6 +51,10 @@ class SizeKernel final : public OpKernel {
  public:
   Status infer(InferContext& ctx) const override {
     ctx.set_output(0, DataType::kInt64, std::vector<int64_t>{});
+    if (auto dims = ctx.static_shape(0)) {
+      ASSIGN_OR_RETURN(Tensor v, Tensor::from_vector<int64_t>({}, {shape_numel(*dims)}));
+      ctx.output_values[0] = Value::of(std::move(v));
+    }
     return Status::ok();
   }
   Status run(RunContext& ctx) const override {
