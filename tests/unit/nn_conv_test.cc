@@ -104,6 +104,31 @@ TEST(NnConv, MatchesDirectConvolutionOnAssortedGeometries) {
   }
 }
 
+TEST(NnConv, ThreadCountDoesNotChangeBits) {
+  // Big enough to be split into several tiles per thread; depthwise and grouped too.
+  struct Case { std::vector<int64_t> xs, ws; int64_t group; };
+  const Case cases[] = {{{2, 16, 23, 19}, {40, 16, 3, 3}, 1}, {{1, 24, 17, 17}, {24, 1, 3, 3}, 24}, {{1, 8, 30, 30}, {8, 4, 1, 1}, 2}};
+  for (const Case& c : cases) {
+    int64_t xn = 1, wn = 1;
+    for (int64_t d : c.xs) xn *= d;
+    for (int64_t d : c.ws) wn *= d;
+    std::vector<float> x(static_cast<size_t>(xn)), w(static_cast<size_t>(wn));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = 1.0f / float(i % 97 + 1);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = float(i % 13) * 0.173f - 1.0f;
+    for (Mode mode : kBothModes) {
+      std::vector<std::vector<float>> results;
+      for (int threads : {1, 2, 3}) {
+        auto r = OpTest("Conv", 11).attr("group", c.group).attr("pads", std::vector<int64_t>{1, 1, 1, 1})
+                     .input<float>(c.xs, x).input<float>(c.ws, w).run(mode, threads);
+        ASSERT_TRUE(r.is_ok()) << r.status().message();
+        results.push_back(values_of<float>(r->at(0)));
+      }
+      EXPECT_EQ(results[0], results[1]);
+      EXPECT_EQ(results[0], results[2]);
+    }
+  }
+}
+
 TEST(NnConv, DoubleAndHalf) {
   auto d = OpTest("Conv", 11).input<double>({1, 1, 3}, {1, 2, 3}).input<double>({1, 1, 2}, {1, 10}).run(Mode::kDefault);
   ASSERT_TRUE(d.is_ok()) << d.status().message();
