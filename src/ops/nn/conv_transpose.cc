@@ -285,8 +285,8 @@ Result<std::unique_ptr<OpKernel>> create_conv_transpose(const KernelInit& init) 
   ASSIGN_OR_RETURN(a.output_shape, init.attr_ints("output_shape"));
   ASSIGN_OR_RETURN(a.group, init.attr_int("group", 1));
   if (a.group < 1) return init.error("group must be >= 1, got " + std::to_string(a.group));
-  for (int64_t v : a.output_padding)
-    if (v < 0) return init.error("output_padding must be >= 0, got " + std::to_string(v));
+  TRY(nn::check_window_values(init, a.output_padding, "output_padding", 0));
+  TRY(nn::check_window_values(init, a.output_shape, "output_shape", 0));
   return make_kernel<ConvTransposeKernel>(std::move(a), init.mode);
 }
 

@@ -60,10 +60,10 @@ class DepthSpaceKernel final : public OpKernel {
     if (xs.size() != 4) return invalid_argument("expects a 4-D input [N, C, H, W], got " + shape_to_string(xs));
     const int64_t b = block_;
     if (dir_ == Direction::kDepthToSpace) {
-      if (xs[1] % (b * b) != 0)
-        return invalid_argument("channels " + std::to_string(xs[1]) + " are not divisible by blocksize^2 = " +
-                                std::to_string(b * b));
-      return std::vector<int64_t>{xs[0], xs[1] / (b * b), xs[2] * b, xs[3] * b};
+      if (xs[1] % b != 0 || (xs[1] / b) % b != 0)  // divisibility by b^2 without overflow
+        return invalid_argument("channels " + std::to_string(xs[1]) + " are not divisible by blocksize^2 (blocksize " +
+                                std::to_string(b) + ")");
+      return std::vector<int64_t>{xs[0], xs[1] / b / b, xs[2] * b, xs[3] * b};
     }
     if (xs[2] % b != 0 || xs[3] % b != 0)
       return invalid_argument("spatial size " + shape_to_string({xs[2], xs[3]}) + " is not divisible by blocksize " +

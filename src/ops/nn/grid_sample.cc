@@ -79,6 +79,10 @@ class Sampler {
         y = reflect(y, lo_y_, hi_y_);
       }
     }
+    // Beyond a few pixels outside the image every tap reads padding; limiting the
+    // coordinates there keeps the integer conversions defined (NaN included).
+    x = keep_near(x, w_);
+    y = keep_near(y, h_);
     if (a_.interp == Interp::kNearest) return pixel(static_cast<int64_t>(y), static_cast<int64_t>(x));
     const A fx = std::floor(x), fy = std::floor(y);
     const int64_t x0 = static_cast<int64_t>(fx), y0 = static_cast<int64_t>(fy);
@@ -103,6 +107,11 @@ class Sampler {
  private:
   A denormalize(A n, int64_t size) const {
     return a_.align_corners ? (n + 1) / 2 * A(size - 1) : ((n + 1) * A(size) - 1) / 2;
+  }
+
+  static A keep_near(A v, int64_t size) {
+    if (!(v >= A(-8))) return A(-8);
+    return std::min(v, A(size + 8));
   }
 
   // The pixel at integer (r, c) under the padding mode.

@@ -43,10 +43,14 @@ class MaxRoiPoolKernel final : public OpKernel {
       nn::ComputeOutput<T> yv(*y);
       for (int64_t r = 0; r < num_rois; ++r) {
         const double* roi = &rois[static_cast<size_t>(r * 5)];
-        const int64_t n = static_cast<int64_t>(roi[0]);
-        if (n < 0 || n >= x->dim(0) || static_cast<double>(n) != roi[0])
+        for (int k = 1; k < 5; ++k)
+          if (!(std::fabs(roi[k] * scale_) < 1e15))  // keeps the integer conversions defined
+            return invalid_argument("MaxRoiPool roi " + std::to_string(r) + " has an invalid coordinate " +
+                                    std::to_string(roi[k]));
+        if (!(roi[0] >= 0 && roi[0] < static_cast<double>(x->dim(0))) || std::floor(roi[0]) != roi[0])
           return invalid_argument("MaxRoiPool roi " + std::to_string(r) + " names batch " + std::to_string(roi[0]) +
                                   ", outside the batch of " + std::to_string(x->dim(0)));
+        const int64_t n = static_cast<int64_t>(roi[0]);
         const int64_t x0 = static_cast<int64_t>(round_away(roi[1] * scale_)), y0 = static_cast<int64_t>(round_away(roi[2] * scale_));
         const int64_t x1 = static_cast<int64_t>(round_away(roi[3] * scale_)), y1 = static_cast<int64_t>(round_away(roi[4] * scale_));
         const double bin_h = static_cast<double>(std::max<int64_t>(y1 - y0 + 1, 1)) / static_cast<double>(ph_);

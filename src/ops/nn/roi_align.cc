@@ -27,7 +27,7 @@ struct Sample {
 
 Sample bilinear_sample(double y, double x, int64_t height, int64_t width) {
   Sample s;
-  if (y < -1.0 || y > static_cast<double>(height) || x < -1.0 || x > static_cast<double>(width)) return s;
+  if (!(y >= -1.0 && y <= static_cast<double>(height) && x >= -1.0 && x <= static_cast<double>(width))) return s;  // NaN too
   y = std::max(y, 0.0);
   x = std::max(x, 0.0);
   int64_t y0 = static_cast<int64_t>(y), x0 = static_cast<int64_t>(x), y1, x1;
@@ -81,6 +81,7 @@ class RoiAlignKernel final : public OpKernel {
       return invalid_argument("RoiAlign batch_indices must be int64 [" + std::to_string(num_rois) + "], got " +
                               dtype_name(idx_t->dtype()) + shape_to_string(idx_t->shape()));
     ASSIGN_OR_RETURN(std::vector<double> rois, nn::read_doubles(*rois_t, "rois"));
+    TRY(check_sampling_budget(rois, x->dim(2), x->dim(3)));
     const int64_t* batch_idx = idx_t->data<int64_t>();
     for (int64_t r = 0; r < num_rois; ++r)
       if (batch_idx[r] < 0 || batch_idx[r] >= x->dim(0))
@@ -128,6 +129,25 @@ class RoiAlignKernel final : public OpKernel {
         }
       }
     });
+  }
+
+  // Rejects rois that are not finite or whose adaptive sampling grid (ceil(bin size)
+  // samples per axis) would be absurdly large: they would only exhaust memory.
+  Status check_sampling_budget(const std::vector<double>& rois, int64_t height, int64_t width) const {
+    constexpr double kMaxSamplesPerRoi = 1 << 24;
+    for (size_t r = 0; r + 3 < rois.size(); r += 4) {
+      for (size_t k = 0; k < 4; ++k)
+        if (!std::isfinite(rois[r + k]))
+          return invalid_argument("RoiAlign roi " + std::to_string(r / 4) + " has a non-finite coordinate");
+      if (attrs_.sampling_ratio > 0) continue;
+      const double span_w = std::fabs(rois[r + 2] - rois[r]) * attrs_.spatial_scale + 1;
+      const double span_h = std::fabs(rois[r + 3] - rois[r + 1]) * attrs_.spatial_scale + 1;
+      const double samples = (span_w + static_cast<double>(attrs_.out_w)) * (span_h + static_cast<double>(attrs_.out_h));
+      if (!(samples <= kMaxSamplesPerRoi))
+        return invalid_argument("RoiAlign roi " + std::to_string(r / 4) + " is too large to sample (image " +
+                                std::to_string(height) + "x" + std::to_string(width) + ")");
+    }
+    return Status::ok();
   }
 
   // Bilinear samples of every bin of one roi (x1, y1, x2, y2).

@@ -5,13 +5,9 @@
 namespace twinrt::nn {
 namespace {
 
-Status check_all(const KernelInit& init, const std::vector<int64_t>& v, const char* name, int64_t min) {
-  for (int64_t x : v)
-    if (x < min)
-      return init.error(std::string("attribute '") + name + "' values must be >= " + std::to_string(min) + ", got " +
-                        std::to_string(x));
-  return Status::ok();
-}
+// Upper bound for window attributes: far beyond any real model, small enough that
+// products with tensor dimensions cannot overflow int64.
+constexpr int64_t kMaxWindowValue = int64_t{1} << 24;
 
 int64_t product(const std::vector<int64_t>& v) {
   int64_t p = 1;
@@ -20,6 +16,14 @@ int64_t product(const std::vector<int64_t>& v) {
 }
 
 }  // namespace
+
+Status check_window_values(const KernelInit& init, const std::vector<int64_t>& v, const char* name, int64_t min) {
+  for (int64_t x : v)
+    if (x < min || x > kMaxWindowValue)
+      return init.error(std::string("attribute '") + name + "' values must be in [" + std::to_string(min) + ", " +
+                        std::to_string(kMaxWindowValue) + "], got " + std::to_string(x));
+  return Status::ok();
+}
 
 Result<AutoPad> parse_auto_pad(const KernelInit& init) {
   ASSIGN_OR_RETURN(std::string s, init.attr_string("auto_pad", "NOTSET"));
@@ -41,10 +45,10 @@ Result<WindowAttrs> parse_window_attrs(const KernelInit& init, bool has_ceil_mod
     ASSIGN_OR_RETURN(int64_t ceil_mode, init.attr_int("ceil_mode", 0));
     a.ceil_mode = ceil_mode != 0;
   }
-  TRY(check_all(init, a.kernel_shape, "kernel_shape", 1));
-  TRY(check_all(init, a.strides, "strides", 1));
-  TRY(check_all(init, a.dilations, "dilations", 1));
-  TRY(check_all(init, a.pads, "pads", 0));
+  TRY(check_window_values(init, a.kernel_shape, "kernel_shape", 1));
+  TRY(check_window_values(init, a.strides, "strides", 1));
+  TRY(check_window_values(init, a.dilations, "dilations", 1));
+  TRY(check_window_values(init, a.pads, "pads", 0));
   if (a.pads.size() % 2 != 0) return init.error("attribute 'pads' needs an even length, got " + std::to_string(a.pads.size()));
   return a;
 }

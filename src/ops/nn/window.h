@@ -24,6 +24,9 @@ struct WindowAttrs {
 // consistent lengths). `ceil_mode` is read only where the op has it.
 Result<WindowAttrs> parse_window_attrs(const KernelInit& init, bool has_ceil_mode);
 Result<AutoPad> parse_auto_pad(const KernelInit& init);
+// Checks every value of a window-like attribute is in [min, 2^24] (larger values are not
+// meaningful and could overflow size arithmetic).
+Status check_window_values(const KernelInit& init, const std::vector<int64_t>& values, const char* name, int64_t min);
 
 // Resolved sizes for one input: one entry per spatial axis.
 struct WindowGeometry {
