@@ -1,5 +1,7 @@
 #include "nn_op_harness.h"
 
+#include <limits>
+
 namespace twinrt::testing {
 namespace {
 
@@ -103,6 +105,27 @@ TEST(NnRoi, RoiAlignAndMaxRoiPool) {
                   .input<float>({1, 5}, {0, 0, 0, 2, 2}).run(Mode::kDefault);
   ASSERT_TRUE(pool.is_ok()) << pool.status().message();
   expect_close(pool->at(0), {1, 1, 2, 2}, {5, 6, 8, 9});
+}
+
+TEST(NnHostileInput, BadValuesGiveErrorsNotCrashes) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(OpTest("RoiAlign", 16).input<float>({1, 1, 2, 2}, {1, 2, 3, 4}).input<float>({1, 4}, {0, nan, 2, 2})
+                   .input<int64_t>({1}, {0}).run(Mode::kDefault).is_ok());
+  EXPECT_FALSE(OpTest("RoiAlign", 16).input<float>({1, 1, 2, 2}, {1, 2, 3, 4}).input<float>({1, 4}, {0, 0, 1e30f, 1e30f})
+                   .input<int64_t>({1}, {0}).run(Mode::kDefault).is_ok());
+  EXPECT_FALSE(OpTest("MaxRoiPool", 1).attr("pooled_shape", std::vector<int64_t>{1, 1}).input<float>({1, 1, 2, 2}, {1, 2, 3, 4})
+                   .input<float>({1, 5}, {nan, 0, 0, 1, 1}).run(Mode::kDefault).is_ok());
+  EXPECT_FALSE(OpTest("MaxRoiPool", 1).attr("pooled_shape", std::vector<int64_t>{1, 1}).input<float>({1, 1, 2, 2}, {1, 2, 3, 4})
+                   .input<float>({1, 5}, {0, 0, 0, 1e30f, 1}).run(Mode::kDefault).is_ok());
+  // Non-finite or far-away grid points read padding.
+  auto g = OpTest("GridSample", 16).attr("mode", "bicubic").input<float>({1, 1, 2, 2}, {1, 2, 3, 4})
+               .input<float>({1, 1, 2, 2}, {nan, 0, 1e30f, -1e30f}).run(Mode::kDefault);
+  ASSERT_TRUE(g.is_ok()) << g.status().message();
+  expect_close(g->at(0), {1, 1, 1, 2}, {0, 0});
+  EXPECT_FALSE(OpTest("Conv", 11).attr("strides", std::vector<int64_t>{int64_t{1} << 40}).input<float>({1, 1, 3}, {1, 2, 3})
+                   .input<float>({1, 1, 1}, {1}).run(Mode::kDefault).is_ok());
+  EXPECT_FALSE(OpTest("DepthToSpace", 13).attr("blocksize", int64_t{1} << 40).input<float>({1, 4, 1, 1}, {1, 2, 3, 4})
+                   .run(Mode::kDefault).is_ok());
 }
 
 }  // namespace
