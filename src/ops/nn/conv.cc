@@ -14,7 +14,9 @@ constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
 class ConvKernel final : public OpKernel {
  public:
   ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, nn::WidenedConstant weights)
-      : attrs_(std::move(attrs)), group_(group), mode_(mode), weights_(std::move(weights)) {}
+      : attrs_(std::move(attrs)), group_(group), gemm_(mode),
+        depthwise_(mode == Mode::kReference ? kernels::f32_dwconv2d_f64acc_ref : kernels::f32_dwconv2d_ref),
+        weights_(std::move(weights)) {}
 
   Status infer(InferContext& ctx) const override {
     ctx.set_output(0, ctx.dtype(0), nn::conv_output_shape(attrs_, ctx.shape(0), ctx.shape(1)));
@@ -55,14 +57,14 @@ class ConvKernel final : public OpKernel {
     std::optional<nn::ComputeInput<T>> bv;
     if (b) bv.emplace(*b);
     nn::ComputeOutput<T> yv(y);
-    const kernels::GemmFn<C> gemm = nn::select_gemm<C>(mode_);
+    const kernels::GemmFn<C> gemm = gemm_.get<C>();
     const int64_t taps = plan.taps(), mg = plan.out_per_group(), positions = plan.window.out_size();
     const C* weights = wv.data();
     const C* bias = bv ? bv->data() : nullptr;
     C* out = yv.data();
     if constexpr (std::is_same_v<C, float>) {
       if (plan.in_per_group() == 1 && plan.window.rank() == 2) {
-        depthwise(pool, plan, xv.data(), weights, bias, out);
+        run_depthwise(pool, plan, xv.data(), weights, bias, out);
         yv.commit();
         return;
       }
@@ -91,16 +93,15 @@ class ConvKernel final : public OpKernel {
   }
 
   // One input channel per group (depthwise): a direct per-plane kernel, no im2col copy.
-  void depthwise(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const float* weights, const float* bias,
+  void run_depthwise(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const float* weights, const float* bias,
                  float* out) const {
     const kernels::ImageWindow w = plan.window.image();
     const int64_t mg = plan.out_per_group(), taps = plan.taps();
     const int64_t in_size = plan.window.in_size(), out_size = plan.window.out_size();
-    const auto kernel = mode_ == Mode::kReference ? kernels::f32_dwconv2d_f64acc_ref : kernels::f32_dwconv2d_ref;
     pool.parallel_for(plan.batch * plan.out_channels, 1, [&](int64_t begin, int64_t end) {
       for (int64_t t = begin; t < end; ++t) {
         const int64_t n = t / plan.out_channels, oc = t % plan.out_channels;
-        kernel(w, x + (n * plan.in_channels + oc / mg) * in_size, weights + oc * taps, bias ? bias[oc] : 0.0f,
+        depthwise_(w, x + (n * plan.in_channels + oc / mg) * in_size, weights + oc * taps, bias ? bias[oc] : 0.0f,
                out + t * out_size);
       }
     });
@@ -108,7 +109,8 @@ class ConvKernel final : public OpKernel {
 
   nn::WindowAttrs attrs_;
   int64_t group_;
-  Mode mode_;
+  nn::GemmKernels gemm_;
+  void (*depthwise_)(const kernels::ImageWindow&, const float*, const float*, float, float*);
   nn::WidenedConstant weights_;
 };
 

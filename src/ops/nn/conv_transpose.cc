@@ -122,11 +122,10 @@ TapTable build_taps(const TransposeGeometry& g) {
 
 class ConvTransposeKernel final : public OpKernel {
  public:
-  ConvTransposeKernel(TransposeAttrs attrs, Mode mode) : attrs_(std::move(attrs)), mode_(mode) {}
+  ConvTransposeKernel(TransposeAttrs attrs, Mode mode) : attrs_(std::move(attrs)), mode_(mode), gemm_(mode) {}
 
   Status infer(InferContext& ctx) const override {
     const ir::Shape* x = ctx.shape(0);
-    const ir::Shape* w = ctx.shape(1);
     if (!x || x->size() < 3) {
       ctx.set_output(0, ctx.dtype(0));
       return Status::ok();
@@ -204,7 +203,7 @@ class ConvTransposeKernel final : public OpKernel {
     win.dilations = g.dilations.data();
     win.pad_begin = g.pad_begin.data();
     std::vector<float> col(static_cast<size_t>(mg * ksize * in_size));
-    const kernels::GemmFn<float> gemm = nn::select_gemm<float>(Mode::kDefault);
+    const kernels::GemmFn<float> gemm = gemm_.get<float>();
     for (int64_t n = 0; n < batch; ++n)
       for (int64_t grp = 0; grp < attrs_.group; ++grp) {
         kernels::GemmProblem<float> p;  // col = W_g^T (mg*ksize x cg) · X_g (cg x in_size)
@@ -274,6 +273,7 @@ class ConvTransposeKernel final : public OpKernel {
 
   TransposeAttrs attrs_;
   Mode mode_;
+  nn::GemmKernels gemm_;  // the float path runs in default mode only
 };
 
 Result<std::unique_ptr<OpKernel>> create_conv_transpose(const KernelInit& init) {

@@ -31,7 +31,7 @@ Result<Tensor> pack_b(const Tensor& b, bool trans) {
 class GemmKernel final : public OpKernel {
  public:
   GemmKernel(GemmAttrs attrs, Mode mode, Tensor packed_b, const void* packed_from)
-      : attrs_(attrs), mode_(mode), packed_b_(std::move(packed_b)), packed_from_(packed_from) {}
+      : attrs_(attrs), gemm_(mode), packed_b_(std::move(packed_b)), packed_from_(packed_from) {}
 
   Status infer(InferContext& ctx) const override {
     const ir::Shape* a = ctx.shape(0);
@@ -116,7 +116,7 @@ class GemmKernel final : public OpKernel {
     p.ldc = n;
     p.alpha = attrs_.alpha;
     p.beta = beta;
-    nn::parallel_gemm(ctx.pool(), nn::select_gemm<C>(mode_), p);
+    nn::parallel_gemm(ctx.pool(), gemm_.get<C>(), p);
     yv.commit();
     return Status::ok();
   }
@@ -133,7 +133,7 @@ class GemmKernel final : public OpKernel {
   }
 
   GemmAttrs attrs_;
-  Mode mode_;
+  nn::GemmKernels gemm_;
   Tensor packed_b_;  // constant B, pre-packed at creation; undefined otherwise
   const void* packed_from_;  // the constant's bytes: a feed that overrides it is packed at run
 };

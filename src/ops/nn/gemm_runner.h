@@ -26,6 +26,21 @@ kernels::GemmFn<T> select_gemm(Mode mode) {
   else static_assert(!sizeof(T), "no gemm kernel for this type");
 }
 
+// The matrix-product kernels of one op, chosen once when its kernel is created (the
+// mode, and later the CPU, decide; nothing is chosen per run).
+class GemmKernels {
+ public:
+  explicit GemmKernels(Mode mode) : f32_(select_gemm<float>(mode)) {}
+  template <class T>
+  kernels::GemmFn<T> get() const {
+    if constexpr (std::is_same_v<T, float>) return f32_;
+    else return select_gemm<T>(Mode::kDefault);  // one kernel per other type, mode-independent
+  }
+
+ private:
+  kernels::GemmFn<float> f32_;
+};
+
 // Splits an m x n output whose elements each cost k multiply-adds into row/column blocks
 // and calls block(m0, rows, n0, cols) for each across the pool. Rows are split first
 // (each block reads its own rows of A); columns too when rows alone cannot feed every thread.

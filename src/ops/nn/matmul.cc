@@ -12,7 +12,7 @@ constexpr unsigned kMatMulTypes = kFloats | kI32 | kI64 | kU32 | kU64;
 
 class MatMulKernel final : public OpKernel {
  public:
-  explicit MatMulKernel(Mode mode) : mode_(mode) {}
+  explicit MatMulKernel(Mode mode) : gemm_(mode) {}
 
   Status infer(InferContext& ctx) const override {
     ctx.set_output(0, ctx.dtype(0), nn::matmul_shape(ctx.shape(0), ctx.shape(1)));
@@ -46,14 +46,14 @@ class MatMulKernel final : public OpKernel {
         p.ldc = layout.n;
         batch.push_back(p);
       }
-      nn::parallel_gemm_batch(ctx.pool(), nn::select_gemm<C>(mode_), batch);
+      nn::parallel_gemm_batch(ctx.pool(), gemm_.get<C>(), batch);
       yv.commit();
       return Status::ok();
     });
   }
 
  private:
-  Mode mode_;
+  nn::GemmKernels gemm_;
 };
 
 Result<std::unique_ptr<OpKernel>> create_matmul(const KernelInit& init) {

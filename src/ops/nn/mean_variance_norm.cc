@@ -8,6 +8,28 @@
 namespace twinrt {
 namespace {
 
+// The statistics group of every element: its flat index over the axes that are kept.
+std::vector<int64_t> group_index(const std::vector<int64_t>& shape, const std::vector<bool>& reduced, int64_t& groups) {
+  const size_t rank = shape.size();
+  std::vector<int64_t> kept_stride(rank, 0);
+  groups = 1;
+  for (size_t d = rank; d-- > 0;)
+    if (!reduced[d]) {
+      kept_stride[d] = groups;
+      groups *= shape[d];
+    }
+  std::vector<int64_t> group(static_cast<size_t>(shape_numel(shape)));
+  for (size_t i = 0; i < group.size(); ++i) {
+    int64_t rest = static_cast<int64_t>(i), g = 0;
+    for (size_t d = rank; d-- > 0;) {
+      g += rest % shape[d] * kept_stride[d];
+      rest /= shape[d];
+    }
+    group[i] = g;
+  }
+  return group;
+}
+
 class MvnKernel final : public OpKernel {
  public:
   MvnKernel(std::vector<int64_t> axes, Mode mode) : axes_(std::move(axes)), mode_(mode) {}
@@ -28,29 +50,8 @@ class MvnKernel final : public OpKernel {
                                 std::to_string(rank));
       reduced[static_cast<size_t>(d)] = true;
     }
-    // Each element's statistics group: its flat index over the axes that are kept.
-    std::vector<int64_t> group(static_cast<size_t>(x->numel()));
     int64_t groups = 1;
-    {
-      std::vector<int64_t> stride(static_cast<size_t>(rank), 0);
-      for (int64_t d = rank; d-- > 0;)
-        if (!reduced[static_cast<size_t>(d)]) {
-          stride[static_cast<size_t>(d)] = groups;
-          groups *= x->dim(d);
-        }
-      std::vector<int64_t> idx(static_cast<size_t>(rank), 0);
-      int64_t g = 0;
-      for (int64_t i = 0; i < x->numel(); ++i) {
-        group[static_cast<size_t>(i)] = g;
-        for (int64_t d = rank; d-- > 0;) {
-          const size_t u = static_cast<size_t>(d);
-          g += stride[u];
-          if (++idx[u] < x->dim(d)) break;
-          g -= stride[u] * idx[u];
-          idx[u] = 0;
-        }
-      }
-    }
+    const std::vector<int64_t> group = group_index(x->shape(), reduced, groups);
     ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), x->shape()));
     return dispatch<kFloats>(x->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
