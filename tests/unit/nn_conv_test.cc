@@ -171,6 +171,19 @@ TEST(NnConvTranspose, StridesPadsAndOutputShape) {
                {1, 1, 7}, {1, 1, 2, 2, 3, 3, 0});
 }
 
+TEST(NnConvTranspose, HalfWithConstantWeights) {
+  std::vector<Float16> x = {math::to_float16(1), math::to_float16(2)}, w = {math::to_float16(1), math::to_float16(3)};
+  for (Mode mode : kBothModes) {
+    auto r = OpTest("ConvTranspose", 11).input<Float16>({1, 1, 2}, x).input<Float16>({1, 1, 2}, w, true).run(mode);
+    ASSERT_TRUE(r.is_ok()) << r.status().message();
+    auto y = values_of<Float16>(r->at(0));
+    ASSERT_EQ(y.size(), 3u);
+    EXPECT_EQ(math::to_float(y[0]), 1.0f);
+    EXPECT_EQ(math::to_float(y[1]), 5.0f);
+    EXPECT_EQ(math::to_float(y[2]), 6.0f);
+  }
+}
+
 TEST(NnConvTranspose, GroupsAndBias) {
   // Two groups, one channel each; W [2, 1, 1] scales by 2 and 3; bias [1, -1].
   auto r = OpTest("ConvTranspose", 11).attr("group", 2).input<float>({1, 2, 2}, {1, 2, 3, 4})

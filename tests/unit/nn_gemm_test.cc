@@ -111,6 +111,17 @@ TEST(NnMatMul, ThreadCountDoesNotChangeBits) {
   }
 }
 
+TEST(NnMatMul, HalfWithConstantB) {
+  std::vector<Float16> a = {math::to_float16(1), math::to_float16(2)}, b = {math::to_float16(3), math::to_float16(4)};
+  for (bool constant : {false, true}) {
+    auto r = OpTest("MatMul", 13).input<Float16>({1, 2}, a).input<Float16>({2, 1}, b, constant).run(Mode::kReference);
+    ASSERT_TRUE(r.is_ok()) << r.status().message();
+    auto y = values_of<Float16>(r->at(0));
+    ASSERT_EQ(y.size(), 1u);
+    EXPECT_EQ(math::to_float(y[0]), 11.0f);
+  }
+}
+
 TEST(NnMatMul, Int64) {
   auto r = OpTest("MatMul", 13).input<int64_t>({1, 2}, {3, -4}).input<int64_t>({2, 1}, {5, 6}).run(Mode::kDefault);
   ASSERT_TRUE(r.is_ok()) << r.status().message();

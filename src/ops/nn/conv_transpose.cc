@@ -122,7 +122,8 @@ TapTable build_taps(const TransposeGeometry& g) {
 
 class ConvTransposeKernel final : public OpKernel {
  public:
-  ConvTransposeKernel(TransposeAttrs attrs, Mode mode) : attrs_(std::move(attrs)), mode_(mode), gemm_(mode) {}
+  ConvTransposeKernel(TransposeAttrs attrs, Mode mode, nn::WidenedConstant weights)
+      : attrs_(std::move(attrs)), mode_(mode), gemm_(mode), weights_(std::move(weights)) {}
 
   Status infer(InferContext& ctx) const override {
     const ir::Shape* x = ctx.shape(0);
@@ -181,7 +182,7 @@ class ConvTransposeKernel final : public OpKernel {
   template <class T>
   void gemm_col2im(ThreadPool& pool, const TransposeGeometry& g, const Tensor& x, const Tensor& w, const Tensor* b,
                    Tensor& y) const {
-    nn::ComputeInput<T> xv(x), wv(w);
+    nn::ComputeInput<T> xv(x), wv(w, &weights_);
     std::optional<nn::ComputeInput<T>> bv;
     if (b) bv.emplace(*b);
     nn::ComputeOutput<T> yv(y);
@@ -234,7 +235,7 @@ class ConvTransposeKernel final : public OpKernel {
   void gather(ThreadPool& pool, const TransposeGeometry& g, const Tensor& x, const Tensor& w, const Tensor* b,
               Tensor& y) const {
     const TapTable table = build_taps(g);
-    nn::ComputeInput<T> xv(x), wv(w);
+    nn::ComputeInput<T> xv(x), wv(w, &weights_);
     std::optional<nn::ComputeInput<T>> bv;
     if (b) bv.emplace(*b);
     nn::ComputeOutput<T> yv(y);
@@ -274,6 +275,7 @@ class ConvTransposeKernel final : public OpKernel {
   TransposeAttrs attrs_;
   Mode mode_;
   nn::GemmKernels gemm_;  // the float path runs in default mode only
+  nn::WidenedConstant weights_;  // a constant half-type W, widened once
 };
 
 Result<std::unique_ptr<OpKernel>> create_conv_transpose(const KernelInit& init) {
@@ -287,7 +289,9 @@ Result<std::unique_ptr<OpKernel>> create_conv_transpose(const KernelInit& init) 
   if (a.group < 1) return init.error("group must be >= 1, got " + std::to_string(a.group));
   TRY(nn::check_window_values(init, a.output_padding, "output_padding", 0));
   TRY(nn::check_window_values(init, a.output_shape, "output_shape", 0));
-  return make_kernel<ConvTransposeKernel>(std::move(a), init.mode);
+  ASSIGN_OR_RETURN(nn::WidenedConstant weights,
+                   nn::WidenedConstant::make(init.constant_inputs.size() > 1 ? init.constant_inputs[1] : nullptr));
+  return make_kernel<ConvTransposeKernel>(std::move(a), init.mode, std::move(weights));
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ constexpr unsigned kMatMulTypes = kFloats | kI32 | kI64 | kU32 | kU64;
 
 class MatMulKernel final : public OpKernel {
  public:
-  explicit MatMulKernel(Mode mode) : gemm_(mode) {}
+  MatMulKernel(Mode mode, nn::WidenedConstant b) : gemm_(mode), b_widened_(std::move(b)) {}
 
   Status infer(InferContext& ctx) const override {
     ctx.set_output(0, ctx.dtype(0), nn::matmul_shape(ctx.shape(0), ctx.shape(1)));
@@ -30,7 +30,7 @@ class MatMulKernel final : public OpKernel {
     return dispatch<kMatMulTypes>(a->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       using C = nn::compute_t<T>;
-      nn::ComputeInput<T> av(*a), bv(*b);
+      nn::ComputeInput<T> av(*a), bv(*b, &b_widened_);
       nn::ComputeOutput<T> yv(*y);
       std::vector<kernels::GemmProblem<C>> batch;
       for (size_t i = 0; i < layout.a_offsets.size(); ++i) {
@@ -54,12 +54,14 @@ class MatMulKernel final : public OpKernel {
 
  private:
   nn::GemmKernels gemm_;
+  nn::WidenedConstant b_widened_;  // a constant half-type B, widened once
 };
 
 Result<std::unique_ptr<OpKernel>> create_matmul(const KernelInit& init) {
   if (init.num_inputs() != 2 || !init.has_input(0) || !init.has_input(1))
     return init.error("MatMul takes two inputs, got " + std::to_string(init.num_inputs()));
-  return make_kernel<MatMulKernel>(init.mode);
+  ASSIGN_OR_RETURN(nn::WidenedConstant b, nn::WidenedConstant::make(init.constant_inputs.size() > 1 ? init.constant_inputs[1] : nullptr));
+  return make_kernel<MatMulKernel>(init.mode, std::move(b));
 }
 
 }  // namespace
