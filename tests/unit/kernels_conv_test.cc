@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "kernels/ref/dwconv_ref.h"
+#include "kernels/ref/gemm_ref.h"
 #include "kernels/ref/im2col_ref.h"
 #include "kernels/ref/qgemm_ref.h"
 
@@ -69,6 +70,50 @@ TEST(KernelsQgemm, ZeroPointsPerRowAndColumn) {
   u8s8_gemm_i32_ref(p);
   // A - za = [[1, 2], [2, 3]]; B - zb = [[1, 1, 1], [-1, -1, -1]]
   EXPECT_EQ(std::vector<int32_t>(c, c + 6), (std::vector<int32_t>{-1, -1, -1, -1, -1, -1}));
+}
+
+TEST(KernelsDwconv, SameBitsAsIm2colGemm) {
+  // The direct kernel sums taps in the order im2col + GEMM does, so default-mode results agree bit for bit.
+  const int64_t in[2] = {9, 11}, kernel[2] = {3, 5}, strides[2] = {1, 2}, dil[2] = {2, 1}, pad[2] = {2, 1};
+  int64_t out[2];
+  for (int i = 0; i < 2; ++i) out[i] = (in[i] + 2 * pad[i] - (kernel[i] - 1) * dil[i] - 1) / strides[i] + 1;
+  ImageWindow w;
+  w.rank = 2; w.in = in; w.out = out; w.kernel = kernel; w.strides = strides; w.dilations = dil; w.pad_begin = pad; w.pad_end = pad;
+  std::vector<float> image(99), weights(15);
+  for (size_t i = 0; i < image.size(); ++i) image[i] = 1.0f / float(i + 1);
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = float(i % 7) * 0.3f - 0.9f;
+  const int64_t positions = out[0] * out[1];
+  std::vector<float> col(static_cast<size_t>(15 * positions)), via_gemm(static_cast<size_t>(positions)), direct(via_gemm.size());
+  f32_im2col_ref(w, image.data(), 1, 0, positions, 0.0f, col.data(), positions);
+  GemmProblem<float> p;
+  p.m = 1; p.n = positions; p.k = 15; p.a = weights.data(); p.a_row_stride = 15; p.b = col.data(); p.ldb = positions;
+  p.c = via_gemm.data(); p.ldc = positions;
+  f32_gemm_ref(p);
+  f32_dwconv2d_ref(w, image.data(), weights.data(), 0.0f, direct.data());
+  EXPECT_EQ(direct, via_gemm);
+}
+
+TEST(KernelsQgemm, MatchesLoopsAroundTileSizes) {
+  for (int64_t m : {1, 3, 4, 5, 9})
+    for (int64_t n : {1, 7, 8, 9, 17})
+      for (int64_t k : {0, 1, 5}) {
+        std::vector<int8_t> a(static_cast<size_t>(m * k));
+        std::vector<uint8_t> b(static_cast<size_t>(k * n));
+        for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>(int(i * 37 % 256) - 128);
+        for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<uint8_t>(i * 91 % 256);
+        const int32_t za = -3, zb = 200;
+        std::vector<int32_t> c(static_cast<size_t>(m * n), -1);
+        QGemmProblem<int8_t, uint8_t> p;
+        p.m = m; p.n = n; p.k = k; p.a = a.data(); p.lda = k; p.b = b.data(); p.ldb = n; p.c = c.data(); p.ldc = n;
+        p.a_zero = &za; p.b_zero = &zb;
+        s8u8_gemm_i32_ref(p);
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j) {
+            int32_t want = 0;
+            for (int64_t q = 0; q < k; ++q) want += (a[i * k + q] - za) * (b[q * n + j] - zb);
+            EXPECT_EQ(c[i * n + j], want) << m << "x" << n << "x" << k;
+          }
+      }
 }
 
 }  // namespace
