@@ -97,11 +97,11 @@ class GemmKernel final : public OpKernel {
     const C* bp = nullptr;
     if (packed_b_.defined() && b.raw() == packed_from_) {
       bp = packed_b_.data<C>();
-    } else if (!attrs_.trans_b && !nn::is_half_v<T>) {
-      bp = reinterpret_cast<const C*>(b.data<T>());
-    } else {
+    } else if (attrs_.trans_b || nn::is_half_v<T>) {
       ASSIGN_OR_RETURN(run_packed, pack_b<T>(b, attrs_.trans_b));
       bp = run_packed.data<C>();
+    } else {
+      bp = b.data<C>();  // already K x N in the compute type
     }
     kernels::GemmProblem<C> p;
     p.m = m;
