@@ -183,10 +183,20 @@ Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scop
     int slot = scope.new_slot(name, ir::TypeInfo::tensor(t.dtype(), ir::shape_of(t.shape())));
     constants[slot] = Value::of(t);
   }
+  std::vector<std::pair<int, Value>> defaults;  // initial values that a feed may replace
   for (const auto& in : graph.inputs) {
     auto init = scope.slots.find(in.name);
-    if (init != scope.slots.end()) {  // an initializer listed as input: a default value
-      if (is_main) sub->overridable.emplace_back(in.name, init->second);
+    if (init != scope.slots.end()) {
+      // An initializer listed as a graph input is only a default: kernels must not treat
+      // it as constant (no folding, no pre-packed weights) since a feed may replace it.
+      if (is_main) {
+        int slot = init->second;
+        sub->overridable.emplace_back(in.name, slot);
+        scope.g->slot_types[static_cast<size_t>(slot)] =
+            merge_types(in.type, &scope.g->slot_types[static_cast<size_t>(slot)]);
+        defaults.emplace_back(slot, std::move(constants.at(slot)));
+        constants.erase(slot);
+      }
       continue;
     }
     if (in.name.empty()) return invalid_model("graph '" + graph.name + "' has an input with no name");
@@ -199,6 +209,7 @@ Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scop
   ASSIGN_OR_RETURN(auto order, topological_order(graph));
   for (const ir::Node* node : order) TRY(compile_node(*node, scope, graph, constants));
   for (auto& [slot, v] : constants) sub->constants.emplace_back(slot, std::move(v));
+  for (auto& d : defaults) sub->constants.push_back(std::move(d));
 
   for (const auto& out : graph.outputs) {
     int slot = scope.resolve(out.name);

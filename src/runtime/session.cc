@@ -107,6 +107,7 @@ Result<std::map<std::string, Value>> SessionImpl::run(const std::map<std::string
   for (const auto& [name, slot] : g.overridable) {
     auto it = feeds.find(name);
     if (it == feeds.end()) continue;
+    TRY(check_feed({name, g.slot_types[static_cast<size_t>(slot)], ""}, it->second));
     overrides.emplace_back(slot, it->second);
     ++used;
   }
