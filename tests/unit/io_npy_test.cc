@@ -13,7 +13,7 @@ namespace twinrt::io {
 namespace {
 
 std::string fixture(const std::string& name) {
-  return (std::filesystem::path(__FILE__).parent_path() / "io_data" / name).string();
+  return (std::filesystem::path(TWINRT_SOURCE_DIR) / "tests/unit/io_data" / name).string();
 }
 
 Tensor read_ok(const std::string& name) {

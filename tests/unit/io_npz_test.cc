@@ -13,7 +13,7 @@ namespace twinrt::io {
 namespace {
 
 std::string fixture_bytes(const std::string& name) {
-  auto b = read_file_bytes((std::filesystem::path(__FILE__).parent_path() / "io_data" / name).string());
+  auto b = read_file_bytes((std::filesystem::path(TWINRT_SOURCE_DIR) / "tests/unit/io_data" / name).string());
   EXPECT_TRUE(b.is_ok()) << b.status().message();
   return b.is_ok() ? *b : std::string();
 }
