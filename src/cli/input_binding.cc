@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "cli/session_flags.h"
+#include "io/declared_bfloat16.h"
 #include "io/file_io.h"
 #include "io/npy.h"
 #include "io/random_tensor.h"
@@ -32,22 +33,11 @@ Status check_tensor(const Tensor& t, const ir::TypeInfo& type, const std::string
   return Status::ok();
 }
 
-// NumPy has no bfloat16: ONNX's test data (1.12) and users store bfloat16 as uint16
-// bit patterns. Where bfloat16 is declared, such a tensor is read as those bits.
-Result<Value> uint16_as_bfloat16(Value v, const ir::TypeInfo& type) {
-  if (!v.is_tensor() || type.kind != ir::TypeInfo::Kind::kTensor || type.elem != DataType::kBFloat16 ||
-      v.tensor.dtype() != DataType::kUInt16)
-    return v;
-  ASSIGN_OR_RETURN(Tensor t, Tensor::view(DataType::kBFloat16, v.tensor.shape(), v.tensor.storage(),
-                                          v.tensor.byte_offset()));
-  return Value::of(std::move(t));
-}
-
 // Checks a loaded value against the declaration; a bare tensor given for an optional
 // input is wrapped.
 Result<Value> conform(Value loaded, const ir::TypeInfo& type, const std::string& what) {
   using Kind = ir::TypeInfo::Kind;
-  ASSIGN_OR_RETURN(Value v, uint16_as_bfloat16(std::move(loaded), type));
+  ASSIGN_OR_RETURN(Value v, io::uint16_as_bfloat16(std::move(loaded), type));
   if (type.kind == Kind::kOptional && v.is_tensor())
     return Value::of_optional(std::make_shared<const Value>(std::move(v)));
   if (type.kind == Kind::kTensor && !v.is_tensor()) return invalid_argument(what + ": expected a tensor");

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "compare.h"
+#include "io/declared_bfloat16.h"
 #include "onnx/loader.h"
 #include "runtime/session_impl.h"
 
@@ -11,16 +12,6 @@ namespace fs = std::filesystem;
 
 namespace twinrt::conformance {
 namespace {
-
-// ONNX 1.12 wrote bfloat16 test data as uint16 tensors holding the bfloat16 bit patterns
-// (numpy has no bfloat16). Where the model declares bfloat16, read those bits as bfloat16.
-Value as_declared_bfloat16(Value v, const ir::TypeInfo& declared) {
-  if (!v.is_tensor() || !declared.is_tensor() || declared.elem != DataType::kBFloat16 ||
-      v.tensor.dtype() != DataType::kUInt16)
-    return v;
-  auto t = Tensor::view(DataType::kBFloat16, v.tensor.shape(), v.tensor.storage(), v.tensor.byte_offset());
-  return t ? Value::of(std::move(t).value()) : v;
-}
 
 // Reads `<dir>/<prefix>_<i>.pb` for i = 0.. while the files exist, typed by `decls`.
 Result<std::vector<Value>> read_values(const fs::path& dir, const std::string& prefix,
@@ -35,7 +26,8 @@ Result<std::vector<Value>> read_values(const fs::path& dir, const std::string& p
     ASSIGN_OR_RETURN(std::string bytes, onnx::read_file(file.string()));
     auto v = onnx::parse_value(bytes.data(), bytes.size(), decls[i].type);
     if (!v) return v.status().with_context(file.string() + ": ");
-    values.push_back(as_declared_bfloat16(std::move(v).value(), decls[i].type));
+    ASSIGN_OR_RETURN(Value typed, io::uint16_as_bfloat16(std::move(v).value(), decls[i].type));
+    values.push_back(std::move(typed));
   }
   return values;
 }
