@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Runs every test: unit, CLI, conformance (both modes), real models, loader fuzzing.
+# Runs every test: the loader's fuzzers (bounded), then unit, CLI, crosscheck, ONNX
+# conformance (both modes) and real models through ctest, whose summary closes the output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
+# ASan + UBSan + libFuzzer (clang-14), 30 s per target; libFuzzer's progress lines go to a log.
+mkdir -p build
+if ! TWINRT_FUZZ_JOBS=2 sh tests/fuzz/run.sh 30 > build/fuzz.log 2>&1; then
+  tail -n 40 build/fuzz.log
+  echo "fuzzing found a problem: see build/fuzz.log and build-fuzz/fuzz-artifacts/" >&2
+  exit 1
+fi
+grep -E "^(== fuzzing|fuzz:)|Done [0-9]+ runs" build/fuzz.log || true
 ctest --test-dir build --output-on-failure -j2
-# The loader's fuzzers, for a bounded time (ASan + UBSan + libFuzzer, clang-14).
-TWINRT_FUZZ_JOBS=2 sh tests/fuzz/run.sh 30
