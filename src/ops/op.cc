@@ -106,6 +106,13 @@ void InferContext::set_output(size_t i, DataType dt, const std::vector<int64_t>&
   set_output(i, dt, ir::shape_of(dims));
 }
 
+void InferContext::same_as_input(size_t out, size_t in) {
+  const DataType t = dtype(in);
+  if (t == DataType::kUndefined) return;
+  const ir::Shape* s = shape(in);
+  set_output(out, t, s ? std::optional<ir::Shape>(*s) : std::nullopt);
+}
+
 Result<const Tensor*> RunContext::tensor_input(size_t i) const {
   const Value* v = input_value(i);
   if (!v) return invalid_argument("input " + std::to_string(i) + " is missing");

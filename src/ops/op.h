@@ -80,6 +80,8 @@ struct InferContext {
   DataType dtype(size_t i) const;
   void set_output(size_t i, DataType dtype, std::optional<ir::Shape> shape = std::nullopt);
   void set_output(size_t i, DataType dtype, const std::vector<int64_t>& dims);
+  // Output `out` has input `in`'s dtype and shape (as far as they are known).
+  void same_as_input(size_t out, size_t in);
 };
 
 // What a kernel sees at run time.

@@ -17,9 +17,7 @@ class ClipKernel final : public OpKernel {
       : bounds_are_attributes_(bounds_are_attributes), attr_lo_(lo), attr_hi_(hi) {}
 
   Status infer(InferContext& ctx) const override {
-    const DataType t = ctx.dtype(0);
-    if (t != DataType::kUndefined)
-      ctx.set_output(0, t, ctx.shape(0) ? std::optional<ir::Shape>(*ctx.shape(0)) : std::nullopt);
+    ctx.same_as_input(0, 0);
     return Status::ok();
   }
 

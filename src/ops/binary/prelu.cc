@@ -13,9 +13,7 @@ class PReluKernel final : public OpKernel {
   explicit PReluKernel(bool channel_slope) : channel_slope_(channel_slope) {}
 
   Status infer(InferContext& ctx) const override {
-    const DataType t = ctx.dtype(0);
-    if (t != DataType::kUndefined)
-      ctx.set_output(0, t, ctx.shape(0) ? std::optional<ir::Shape>(*ctx.shape(0)) : std::nullopt);
+    ctx.same_as_input(0, 0);
     return Status::ok();
   }
 

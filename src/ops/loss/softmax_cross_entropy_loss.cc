@@ -12,8 +12,7 @@ class SoftmaxCrossEntropyKernel final : public OpKernel {
 
   Status infer(InferContext& ctx) const override {
     infer_loss_output(ctx, attrs_);
-    if (ctx.output_types.size() > 1 && ctx.dtype(0) != DataType::kUndefined)
-      ctx.set_output(1, ctx.dtype(0), ctx.shape(0) ? std::optional<ir::Shape>(*ctx.shape(0)) : std::nullopt);
+    if (ctx.output_types.size() > 1) ctx.same_as_input(1, 0);
     return Status::ok();
   }
 

@@ -21,7 +21,7 @@ class BatchNormKernel final : public OpKernel {
   BatchNormKernel(BatchNormAttrs attrs, Mode mode) : attrs_(attrs), mode_(mode) {}
 
   Status infer(InferContext& ctx) const override {
-    ctx.set_output(0, ctx.dtype(0), ctx.shape(0) ? std::optional<ir::Shape>(*ctx.shape(0)) : std::nullopt);
+    ctx.same_as_input(0, 0);
     for (size_t i = 1; i < ctx.output_types.size(); ++i)
       ctx.set_output(i, ctx.dtype(3), ctx.shape(3) ? std::optional<ir::Shape>(*ctx.shape(3)) : std::nullopt);
     return Status::ok();

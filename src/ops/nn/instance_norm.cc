@@ -15,7 +15,7 @@ class InstanceNormKernel final : public OpKernel {
   InstanceNormKernel(double epsilon, Mode mode) : epsilon_(epsilon), mode_(mode) {}
 
   Status infer(InferContext& ctx) const override {
-    ctx.set_output(0, ctx.dtype(0), ctx.shape(0) ? std::optional<ir::Shape>(*ctx.shape(0)) : std::nullopt);
+    ctx.same_as_input(0, 0);
     return Status::ok();
   }
 

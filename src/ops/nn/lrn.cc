@@ -17,7 +17,7 @@ class LrnKernel final : public OpKernel {
   LrnKernel(LrnAttrs attrs, Mode mode) : attrs_(attrs), mode_(mode) {}
 
   Status infer(InferContext& ctx) const override {
-    ctx.set_output(0, ctx.dtype(0), ctx.shape(0) ? std::optional<ir::Shape>(*ctx.shape(0)) : std::nullopt);
+    ctx.same_as_input(0, 0);
     return Status::ok();
   }
 

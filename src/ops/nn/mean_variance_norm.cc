@@ -35,7 +35,7 @@ class MvnKernel final : public OpKernel {
   MvnKernel(std::vector<int64_t> axes, Mode mode) : axes_(std::move(axes)), mode_(mode) {}
 
   Status infer(InferContext& ctx) const override {
-    ctx.set_output(0, ctx.dtype(0), ctx.shape(0) ? std::optional<ir::Shape>(*ctx.shape(0)) : std::nullopt);
+    ctx.same_as_input(0, 0);
     return Status::ok();
   }
 

@@ -39,9 +39,7 @@ class CumSumKernel final : public OpKernel {
   CumSumKernel(bool exclusive, bool reverse) : exclusive_(exclusive), reverse_(reverse) {}
 
   Status infer(InferContext& ctx) const override {
-    const DataType t = ctx.dtype(0);
-    if (t != DataType::kUndefined)
-      ctx.set_output(0, t, ctx.shape(0) ? std::optional<ir::Shape>(*ctx.shape(0)) : std::nullopt);
+    ctx.same_as_input(0, 0);
     return Status::ok();
   }
 

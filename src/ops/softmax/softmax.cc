@@ -29,9 +29,7 @@ class SoftmaxKernel final : public OpKernel {
   SoftmaxKernel(Kind kind, int64_t axis, bool coerce_2d) : kind_(kind), axis_(axis), coerce_2d_(coerce_2d) {}
 
   Status infer(InferContext& ctx) const override {
-    const DataType t = ctx.dtype(0);
-    if (t != DataType::kUndefined)
-      ctx.set_output(0, t, ctx.shape(0) ? std::optional<ir::Shape>(*ctx.shape(0)) : std::nullopt);
+    ctx.same_as_input(0, 0);
     return Status::ok();
   }
 
