@@ -12,45 +12,9 @@
 #include <vector>
 
 #include "ops/op.h"
-#include "runtime/thread_pool.h"
+#include "kernel_runner.h"
 
 namespace twinrt::testing {
-
-class HarnessContext final : public RunContext {
- public:
-  HarnessContext(std::vector<Value> inputs, std::vector<bool> present, size_t outputs, Mode mode,
-                 ThreadPool& pool)
-      : inputs_(std::move(inputs)), present_(std::move(present)), outputs_(outputs), mode_(mode),
-        pool_(pool) {}
-  size_t num_inputs() const override { return inputs_.size(); }
-  const Value* input_value(size_t i) const override {
-    return i < inputs_.size() && present_[i] ? &inputs_[i] : nullptr;
-  }
-  size_t num_outputs() const override { return outputs_.size(); }
-  bool output_requested(size_t i) const override { return i < outputs_.size(); }
-  Result<Tensor*> output(size_t i, DataType dtype, std::vector<int64_t> shape) override {
-    if (i >= outputs_.size()) return internal_error("output index out of range");
-    ASSIGN_OR_RETURN(Tensor t, Tensor::create(dtype, std::move(shape)));
-    outputs_[i] = Value::of(std::move(t));
-    return &outputs_[i].tensor;
-  }
-  void set_output(size_t i, Value v) override {
-    if (i < outputs_.size()) outputs_[i] = std::move(v);
-  }
-  Mode mode() const override { return mode_; }
-  ThreadPool& pool() const override { return pool_; }
-  Result<std::vector<Value>> run_subgraph(const Subgraph&, std::vector<Value>) override {
-    return not_implemented("no subgraphs in the op harness");
-  }
-  std::vector<Value>& outputs() { return outputs_; }
-
- private:
-  std::vector<Value> inputs_;
-  std::vector<bool> present_;
-  std::vector<Value> outputs_;
-  Mode mode_;
-  ThreadPool& pool_;
-};
 
 class OpTest {
  public:
@@ -114,11 +78,9 @@ class OpTest {
     InferContext ictx{node_, opset_, types, consts, std::vector<ir::TypeInfo>(num_outputs_)};
     TRY(kernel->infer(ictx));
     inferred_ = ictx.output_types;
-    ThreadPool pool(threads);
-    HarnessContext ctx(inputs_, present_, num_outputs_, mode, pool);
-    TRY(kernel->run(ctx));
+    ASSIGN_OR_RETURN(auto values, run_kernel(*kernel, inputs_, present_, num_outputs_, mode, threads));
     std::vector<Tensor> out;
-    for (auto& v : ctx.outputs()) out.push_back(v.tensor);
+    for (auto& v : values) out.push_back(v.tensor);
     return out;
   }
   const std::vector<ir::TypeInfo>& inferred() const { return inferred_; }

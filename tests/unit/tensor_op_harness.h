@@ -12,44 +12,9 @@
 #include <vector>
 
 #include "ops/op.h"
-#include "runtime/thread_pool.h"
+#include "kernel_runner.h"
 
 namespace twinrt::tensor_testing {
-
-class TensorOpContext final : public RunContext {
- public:
-  TensorOpContext(const std::vector<Value>& inputs, const std::vector<bool>& present, size_t outputs,
-                  Mode mode, ThreadPool& pool)
-      : inputs_(inputs), present_(present), outputs_(outputs), mode_(mode), pool_(pool) {}
-  size_t num_inputs() const override { return inputs_.size(); }
-  const Value* input_value(size_t i) const override {
-    return i < inputs_.size() && present_[i] ? &inputs_[i] : nullptr;
-  }
-  size_t num_outputs() const override { return outputs_.size(); }
-  bool output_requested(size_t i) const override { return i < outputs_.size(); }
-  Result<Tensor*> output(size_t i, DataType dtype, std::vector<int64_t> shape) override {
-    if (i >= outputs_.size()) return internal_error("output index out of range");
-    ASSIGN_OR_RETURN(Tensor t, Tensor::create(dtype, std::move(shape)));
-    outputs_[i] = Value::of(std::move(t));
-    return &outputs_[i].tensor;
-  }
-  void set_output(size_t i, Value v) override {
-    if (i < outputs_.size()) outputs_[i] = std::move(v);
-  }
-  Mode mode() const override { return mode_; }
-  ThreadPool& pool() const override { return pool_; }
-  Result<std::vector<Value>> run_subgraph(const Subgraph&, std::vector<Value>) override {
-    return not_implemented("no subgraphs here");
-  }
-  std::vector<Value>& outputs() { return outputs_; }
-
- private:
-  const std::vector<Value>& inputs_;
-  const std::vector<bool>& present_;
-  std::vector<Value> outputs_;
-  Mode mode_;
-  ThreadPool& pool_;
-};
 
 template <class T>
 Tensor make(std::vector<int64_t> shape, std::vector<T> values) {
@@ -129,12 +94,10 @@ class TensorOpTest {
   // agrees with what the kernel produced.
   Result<std::vector<Tensor>> run(Mode mode = Mode::kDefault, int threads = 1) {
     ASSIGN_OR_RETURN(auto types, infer(mode));
-    ThreadPool pool(threads);
-    TensorOpContext ctx(inputs_, present_, num_outputs_, mode, pool);
-    TRY(kernel_->run(ctx));
+    ASSIGN_OR_RETURN(auto values, testing::run_kernel(*kernel_, inputs_, present_, num_outputs_, mode, threads));
     std::vector<Tensor> out;
-    for (size_t i = 0; i < ctx.outputs().size(); ++i) {
-      const Tensor& t = ctx.outputs()[i].tensor;
+    for (size_t i = 0; i < values.size(); ++i) {
+      const Tensor& t = values[i].tensor;
       check_inferred(types[i], t, i);
       out.push_back(t);
     }
