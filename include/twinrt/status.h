@@ -16,6 +16,7 @@ enum class StatusCode {
   kIoError,          // file missing, unreadable, mmap failed
   kOutOfMemory,      // an allocation was refused or a size overflowed
   kInternal,         // a bug in twinrt
+  kUnavailable,      // an external engine or tool is not installed or cannot start
 };
 
 class [[nodiscard]] Status {

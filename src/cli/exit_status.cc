@@ -9,7 +9,8 @@ int exit_code_for(const Status& status) {
     case StatusCode::kOk: return kExitOk;
     case StatusCode::kInvalidModel:
     case StatusCode::kInvalidArgument:
-    case StatusCode::kIoError: return kExitBadInput;
+    case StatusCode::kIoError:
+    case StatusCode::kUnavailable: return kExitBadInput;
     case StatusCode::kNotImplemented:
     case StatusCode::kOutOfMemory:
     case StatusCode::kInternal: return kExitFailure;

@@ -1,0 +1,40 @@
+// The float rounding error to expect in every tensor of a graph, from its dtype and the
+// reduction lengths along its path, so a report can say whether a measured gap is
+// rounding noise or a bug. The model and its constants are in docs/parity.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+#include "twinrt/status.h"
+#include "twinrt/tensor.h"
+
+namespace twinrt::parity {
+
+// What the budget needs to know about a tensor's values on the baseline engine.
+struct TensorSummary {
+  DataType dtype = DataType::kUndefined;
+  std::vector<int64_t> shape;
+  double max_abs = 0;  // of finite elements
+  double rms = 0;
+};
+
+struct ExpectedError {
+  int64_t own_reduction_length = 1;   // terms summed per output element by the producing node
+  double own_relative = 0;            // this node's own expected relative error
+  double relative = 0;                // accumulated along the path from the graph inputs
+  double absolute = 0;                // relative * max_abs of the tensor
+};
+
+// Walks `graph` in topological order. Tensors missing from `values` (not observed) are
+// skipped, and their consumers inherit the largest error among known inputs. Integer
+// and bool tensors are exact (0) unless produced from floats by a rounding op.
+Result<std::map<std::string, ExpectedError>> expected_errors(
+    const ir::Graph& graph, const std::map<std::string, TensorSummary>& values);
+
+TensorSummary summarize(const Tensor& t);
+
+}  // namespace twinrt::parity

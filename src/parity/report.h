@@ -1,0 +1,83 @@
+// The result of `twinrt compare` / `twinrt localize` and its three renderings: a terminal
+// table, versioned JSON (schema in docs/parity-report-schema.md) and a self-contained
+// HTML page with inline SVG charts (no network, no scripts from elsewhere).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "parity/error_budget.h"
+#include "parity/metrics.h"
+#include "parity/policy.h"
+
+namespace twinrt::parity {
+
+inline constexpr int kReportSchemaVersion = 1;
+
+struct EngineEntry {
+  std::string name;          // "twinrt", "ort", or for model-vs-model "A: model.onnx"
+  std::string description;   // what ran (versions, backend, adapter); empty when it failed
+  std::string model;         // the model file it ran
+  bool ok = true;
+  std::string error;         // the engine's own error text when it could not load or run
+  double mean_run_ms = 0;    // average wall time of its runs in this compare (0 if unknown)
+};
+
+struct OutputComparison {
+  std::string output;
+  std::string engine;        // compared against the baseline
+  std::string policy;        // policy name used for this output
+  TensorMetrics metrics;
+  Verdict verdict;
+  std::optional<ExpectedError> expected;  // absent when the graph path is unknown
+};
+
+// One node in a localize run, or one intermediate in a per-layer compare.
+struct LayerEntry {
+  std::string node;
+  std::string op;
+  std::string tensor;        // the output compared
+  std::vector<int64_t> shape;
+  std::string attributes;    // short "kernel_shape=[3,3] strides=[1,1]"
+  int64_t topo_index = 0;
+  double total_error = 0;    // max |B - A| of this tensor
+  double own_error = 0;      // max |B(node; A's inputs) - A| (negative: not measured)
+  double inherited_error = 0;
+  double budget = 0;         // expected own float error (absolute)
+  double own_over_budget = 0;  // own_error / budget (inf when budget is 0 and error > 0)
+  std::string own_source;    // how own error was measured: engine name or "reference"
+  std::map<std::string, double> carried_to_outputs;  // graph output -> error there (max abs)
+};
+
+struct PreprocessVariant {
+  std::string mistake;       // "BGR instead of RGB", "/255 without mean/std", "NHWC instead of NCHW"
+  std::string output;
+  TensorMetrics metrics;     // correct preprocessing = reference, mistaken = test
+};
+
+struct Report {
+  int schema_version = kReportSchemaVersion;
+  std::string command;       // "compare" or "localize"
+  std::string tool_version;
+  std::vector<std::string> models;
+  std::vector<EngineEntry> engines;   // the baseline first
+  std::string baseline;
+  std::string inputs;                 // "random, seed 0, ranges x=0:1" / "image cat.png" / "3 cases from dir"
+  nlohmann::json preprocessing;       // the preprocessing spec used (null when none)
+  int cases = 1;
+  std::vector<OutputComparison> outputs;
+  std::vector<LayerEntry> layers;     // empty unless localize or per-layer compare
+  std::string first_divergence;       // "first divergence: conv_7 (Conv) output x_12" or ""
+  std::vector<PreprocessVariant> preprocess_check;
+  bool passed = true;
+};
+
+nlohmann::json to_json(const Report& report);
+std::string render_terminal(const Report& report);   // plain text, fits 120 columns
+std::string render_html(const Report& report);       // one self-contained page
+
+}  // namespace twinrt::parity
