@@ -1,6 +1,6 @@
 // How far a tensor from one engine is from the same tensor on the baseline engine.
-// Every statistic has a hand-computed test (tests/unit/parity_metrics_test.cc); the
-// definitions are in docs/parity.md.
+// Every statistic has a hand-computed test (tests/parity/metrics_test.cc); the
+// definitions are in docs/parity.md (section "Metrics").
 #pragma once
 
 #include <cstdint>
@@ -30,8 +30,10 @@ struct ErrorHistogram {
 };
 
 // Top-k agreement and KL divergence along the last axis, one row per leading index.
-// Logits are turned into probabilities by softmax first; rows that already are
-// distributions (non-negative, sum 1 within 1e-3) are used as they are.
+// Logits are turned into probabilities by softmax first; rows whose reference already is
+// a distribution (non-negative, sum 1 within 1e-3) are used as they are, on both sides.
+// KL floors the test probability at kKlFloor so a class the test gives 0 costs a finite
+// amount; rows holding NaN or Inf give NaN KL and count as disagreeing.
 struct ProbabilityMetrics {
   int64_t rows = 0;
   double top1_agreement = 0;   // fraction of rows whose argmax agrees
@@ -39,6 +41,7 @@ struct ProbabilityMetrics {
   double max_kl = 0;           // max over rows of KL(ref || test), natural log
   double mean_kl = 0;
 };
+inline constexpr double kKlFloor = 1e-12;
 
 // Boxes matched one to one by IoU (greedy, highest IoU first).
 struct BoxMetrics {
@@ -74,8 +77,15 @@ struct TensorMetrics {
 
   std::optional<ProbabilityMetrics> probability;  // when requested (classification)
   std::optional<BoxMetrics> boxes;                // when requested (detection)
+  // Segmentation: fraction of positions whose argmax over axis 1 (channels) agrees; for
+  // integer label maps (already argmaxed), the fraction of equal labels.
+  std::optional<double> pixel_agreement;
   // Raw sums in float64 over finite pairs, kept so cases can be merged exactly.
-  struct Sums { double ref_sq = 0, test_sq = 0, ref_test = 0, err_sq = 0, abs_err = 0, rel_err = 0; int64_t finite = 0; } sums;
+  struct Sums {
+    double ref_sq = 0, test_sq = 0, ref_test = 0, err_sq = 0, abs_err = 0, rel_err = 0;
+    int64_t finite = 0;            // pairs where both sides are finite
+    int64_t out_of_tolerance = 0;
+  } sums;
   // Non-float outputs: number of elements that differ (ints, bools, strings compared exactly).
   int64_t exact_mismatches = 0;
 };
@@ -85,6 +95,7 @@ struct CompareOptions {
   bool probability = false;     // fill TensorMetrics::probability
   std::optional<BoxFormat> box_format;  // fill TensorMetrics::boxes: tensor is [..., N, 4]
   double box_match_iou = 0.5;
+  bool pixel_agreement = false; // fill TensorMetrics::pixel_agreement: tensor is [N, C, ...]
 };
 
 // Fails (kInvalidArgument) when the shapes differ or the dtypes cannot be compared;
@@ -94,7 +105,9 @@ Result<TensorMetrics> compare_tensors(const Tensor& reference, const Tensor& tes
 
 // Several cases (inputs) of one output, merged as if concatenated: maxima of maxima,
 // count-weighted means, histograms added; cosine and SQNR from the summed sums;
-// p99_ulp is the largest per-case p99 (an upper bound, said so in reports).
+// p99_ulp is the largest per-case p99 (an upper bound, said so in reports);
+// max_abs_index is the flat index inside the case holding the largest error; shape is the
+// first case's.
 // Inputs must come from compare_tensors with the same options.
 TensorMetrics merge_metrics(const std::vector<TensorMetrics>& per_case);
 

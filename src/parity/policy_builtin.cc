@@ -1,0 +1,86 @@
+// The built-in policies (table in docs/parity.md, section "Policies").
+#include "parity/policy.h"
+#include "parity/policy_parts.h"
+
+namespace twinrt::parity {
+namespace {
+
+using Bound = Check::Bound;
+
+Check check(const std::string& metric, Bound bound, double threshold, std::string group = "") {
+  return Check{metric, bound, threshold, default_layer(metric), std::move(group)};
+}
+
+// Every policy screens for NaN and Inf appearing on one side only.
+Policy screened(const std::string& name, std::vector<Check> checks) {
+  Policy p;
+  p.name = name;
+  p.checks = {check("nan_mismatches", Bound::kAtMost, 0), check("inf_mismatches", Bound::kAtMost, 0)};
+  p.checks.insert(p.checks.end(), checks.begin(), checks.end());
+  return p;
+}
+
+Policy float_policy(const std::string& name, double max_abs, double mse, double cosine) {
+  return screened(name, {check("cosine", Bound::kAtLeast, cosine),
+                         check("max_abs", Bound::kAtMost, max_abs),
+                         check("mse", Bound::kAtMost, mse)});
+}
+
+}  // namespace
+
+std::vector<std::string> builtin_policy_names() {
+  return {"fp32", "fp16", "int8", "classification", "detection", "segmentation", "regression"};
+}
+
+Result<Policy> builtin_policy(const std::string& name) {
+  if (name == "fp32") return float_policy(name, 1e-3, 1e-6, 0.9999);
+  if (name == "fp16") return float_policy(name, 1e-2, 1e-4, 0.999);
+  if (name == "int8") {
+    Policy p = screened(name, {check("sqnr_db", Bound::kAtLeast, 30),
+                               check("top1_agreement", Bound::kAtLeast, 0.99)});
+    p.compare.probability = true;
+    return p;
+  }
+  if (name == "classification") {
+    Policy p = screened(name, {check("cosine", Bound::kAbove, 0.999),
+                               check("max_kl", Bound::kBelow, 0.01),
+                               check("top1_agreement", Bound::kAtLeast, 1),
+                               check("top5_agreement", Bound::kAtLeast, 1)});
+    p.compare.probability = true;
+    return p;
+  }
+  if (name == "detection") {
+    // Box metrics need the box format, which only the user knows: without it the
+    // verdict fails and says so (see missing_metric_reason).
+    Policy p = screened(name, {check("box_match_fraction", Bound::kAtLeast, 1)});
+    p.compare.box_match_iou = 0.95;
+    return p;
+  }
+  if (name == "segmentation") {
+    Policy p = screened(name, {check("pixel_agreement", Bound::kAtLeast, 0.999)});
+    p.compare.pixel_agreement = true;
+    return p;
+  }
+  if (name == "regression") {
+    // max abs < 1e-3 OR relative MSE (mse / mean ref^2 = rmse_relative^2) < 1%.
+    return screened(name, {check("max_abs", Bound::kBelow, 1e-3, "max_abs_or_relative_mse"),
+                           check("rmse_relative", Bound::kBelow, 0.1, "max_abs_or_relative_mse")});
+  }
+  std::string names;
+  for (const auto& n : builtin_policy_names()) names += (names.empty() ? "" : ", ") + n;
+  return invalid_argument("unknown policy '" + name + "': expected one of " + names +
+                          " or a policy file (.json)");
+}
+
+PolicySet single_policy(Policy policy) {
+  PolicySet set;
+  set.default_policy = std::move(policy);
+  return set;
+}
+
+const Policy& PolicySet::for_output(const std::string& output) const {
+  auto it = per_output.find(output);
+  return it == per_output.end() ? default_policy : it->second;
+}
+
+}  // namespace twinrt::parity
