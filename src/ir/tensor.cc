@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -32,7 +34,9 @@ class StringStorage final : public Storage {
 };
 
 constexpr size_t kAlign = 64;
-constexpr size_t kMaxTensorBytes = size_t{1} << 40;  // refuse absurd sizes from hostile files
+// Refuse absurd sizes from hostile files; on 32-bit targets (wasm32) byte counts and their
+// alignment padding must stay representable in size_t.
+constexpr uint64_t kMaxTensorBytes = std::min<uint64_t>(uint64_t{1} << 40, SIZE_MAX / 2);
 
 }  // namespace
 

@@ -108,7 +108,8 @@ Result<int32_t> as_int32(const Field& f, const char* name) {
 
 Result<float> as_float(const Field& f, const char* name) {
   TRY(expect_type(f, WireType::kFixed32, name));
-  return std::bit_cast<float>(static_cast<uint32_t>(f.scalar));
+  // __builtin_bit_cast: emscripten 3.1.6's libc++ has no std::bit_cast.
+  return __builtin_bit_cast(float, static_cast<uint32_t>(f.scalar));
 }
 
 Result<std::string_view> as_bytes(const Field& f, const char* name) {
@@ -143,8 +144,8 @@ Status append_repeated(const Field& f, const char* name, std::vector<T>* out) {
   if (f.type == W) {
     T v{};
     if constexpr (W == WireType::kVarint) v = static_cast<T>(f.scalar);
-    else if constexpr (sizeof(T) == 4) v = std::bit_cast<T>(static_cast<uint32_t>(f.scalar));
-    else v = std::bit_cast<T>(f.scalar);
+    else if constexpr (sizeof(T) == 4) v = __builtin_bit_cast(T, static_cast<uint32_t>(f.scalar));
+    else v = __builtin_bit_cast(T, f.scalar);
     out->push_back(v);
     return Status::ok();
   }

@@ -1,6 +1,5 @@
 #include "onnx/wire_writer.h"
 
-#include <bit>
 #include <cstring>
 
 namespace twinrt::onnx::wire {
@@ -22,9 +21,10 @@ void WireWriter::varint_field(uint32_t number, uint64_t value) {
   varint(value);
 }
 
+// __builtin_bit_cast: emscripten 3.1.6's libc++ has no std::bit_cast.
 void WireWriter::float_field(uint32_t number, float value) {
   tag(number, 5);
-  uint32_t bits = std::bit_cast<uint32_t>(value);
+  uint32_t bits = __builtin_bit_cast(uint32_t, value);
   char b[4];
   std::memcpy(b, &bits, 4);  // little-endian host (see wire.cc)
   out_.append(b, 4);
@@ -32,7 +32,7 @@ void WireWriter::float_field(uint32_t number, float value) {
 
 void WireWriter::double_field(uint32_t number, double value) {
   tag(number, 1);
-  uint64_t bits = std::bit_cast<uint64_t>(value);
+  uint64_t bits = __builtin_bit_cast(uint64_t, value);
   char b[8];
   std::memcpy(b, &bits, 8);
   out_.append(b, 8);

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "ops/cast/element_convert.h"
+#include "ops/cast/shortest_decimal.h"
 
 namespace twinrt::cast {
 namespace {
@@ -89,27 +90,18 @@ Result<I> parse_integer(std::string_view text) {
   return saturating_cast<I>(d);
 }
 
-// std::to_chars's shortest text for a float (fixed or scientific, whichever is shorter).
-std::string shortest_float_text(float f) {
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, f);
-  return std::string(buf, end);
-}
-
 // Shortest text that converts back to the same float16/bfloat16 (which std::to_chars does
 // not know): the fewest significant digits that round-trip, then written as the shortest
 // text of that decimal as a float (a decimal of at most 6 digits survives the float).
 template <class T>
 std::string shortest_half_text(T v) {
   const float f = math::to_float(v);
-  char buf[64];
   for (int digits = 1; digits < 9; ++digits) {
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::general, digits);
-    auto back = parse_double(std::string_view(buf, static_cast<size_t>(end - buf)));
+    auto back = parse_double(general_decimal(f, digits));
     if (back.is_ok() && convert_element<T>(back.value()).bits == v.bits)
-      return shortest_float_text(static_cast<float>(back.value()));
+      return shortest_decimal(static_cast<float>(back.value()));
   }
-  return shortest_float_text(f);  // 9 digits always round-trip a float
+  return shortest_decimal(f);  // 9 digits always round-trip a float
 }
 
 }  // namespace
@@ -142,9 +134,7 @@ std::string format_text(T v) {
     if constexpr (is_half_v<T>) {
       return shortest_half_text(v);
     } else {
-      char buf[64];
-      auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);  // shortest round trip
-      return std::string(buf, end);
+      return shortest_decimal(v);
     }
   }
 }
