@@ -16,11 +16,15 @@ namespace twinrt::engines {
 using TensorMap = std::map<std::string, Tensor>;
 
 struct EngineOptions {
-  int threads = 1;
+  int threads = 1;  // 0: the engine's default (twinrt: all hardware threads)
   // ONNX Runtime graph optimization level: "disabled", "basic", "extended", "all".
   // localize sets "disabled" so every intermediate keeps its name and its own rounding.
   std::string graph_optimization = "all";
   std::map<std::string, int64_t> dim_overrides;  // symbolic dim -> value
+  // Engines in another process: the longest wait for one answer (start, load, a run, a
+  // timing batch) before the engine is declared hung and stopped. $TWINRT_ENGINE_TIMEOUT_S
+  // overrides it.
+  double command_timeout_s = 300;
 };
 
 class Engine {
