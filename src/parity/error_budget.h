@@ -29,9 +29,11 @@ struct ExpectedError {
   double absolute = 0;                // relative * max_abs of the tensor
 };
 
-// Walks `graph` in topological order. Tensors missing from `values` (not observed) are
-// skipped, and their consumers inherit the largest error among known inputs. Integer
-// and bool tensors are exact (0) unless produced from floats by a rounding op.
+// Walks `graph` in topological order. Returns an entry for every tensor in `values`;
+// tensors missing from it (not observed) get no entry but still carry their error to
+// their consumers (dtype and shapes then come from initializers and declared types).
+// Integer and bool tensors are exact (0) unless produced from floats by a rounding op.
+// Fails only on a cyclic graph.
 Result<std::map<std::string, ExpectedError>> expected_errors(
     const ir::Graph& graph, const std::map<std::string, TensorSummary>& values);
 

@@ -39,17 +39,6 @@ const std::set<std::string>& compute_ops() {
   return ops;
 }
 
-// Elementwise functions with |f(x + d) - f(x)| <= L |d|: the output's absolute error is at
-// most L times the input's (largest slopes, default attributes).
-const std::map<std::string, double>& lipschitz_constants() {
-  static const std::map<std::string, double> ops = {
-      {"Relu", 1}, {"Clip", 1}, {"Abs", 1}, {"Neg", 1}, {"Sigmoid", 0.25}, {"HardSigmoid", 0.2},
-      {"Tanh", 1}, {"LeakyRelu", 1}, {"PRelu", 1}, {"Elu", 1}, {"Selu", 1.7581}, {"Celu", 1},
-      {"Softplus", 1}, {"Softsign", 1}, {"HardSwish", 1.5}, {"Gelu", 1.13}, {"Mish", 1.09},
-      {"Erf", 1.1284}, {"Sin", 1}, {"Cos", 1}, {"ThresholdedRelu", 1}, {"Shrink", 1}};
-  return ops;
-}
-
 bool has_subgraph(const ir::Node& node) {
   for (const auto& a : node.attributes)
     if (a.type == ir::Attribute::Type::kGraph || a.type == ir::Attribute::Type::kGraphs) return true;
@@ -185,36 +174,26 @@ int64_t reduction_length(const ir::Node& node, const std::vector<OperandView>& i
 double inherited_relative(const ir::Node& node, const std::vector<OperandView>& inputs,
                           const OperandView& output) {
   const std::string& op = node.op_type;
-  double max_rel = 0, sum_rel = 0;
-  for (const auto& in : inputs) {
-    max_rel = std::max(max_rel, in.relative);
-    sum_rel += in.relative;
-  }
+  double max_rel = 0;
+  for (const auto& in : inputs) max_rel = std::max(max_rel, in.relative);
   const OperandView* x = inputs.empty() ? nullptr : &inputs[0];
-  const bool magnitudes = x && x->max_abs && output.max_abs && *output.max_abs > 0;
-  // Products: relative errors of the factors add (weights are exact).
-  if (op == "Mul" || op == "Div" || op == "MatMul" || op == "Gemm" || op == "Conv" ||
-      op == "ConvTranspose" || op == "Einsum")
-    return sum_rel;
-  // Sums: absolute errors add, so cancellation (a small output) raises the relative error.
+  // Sums: absolute errors add in quadrature (independent rounding errors), so
+  // cancellation (a small output) raises the relative error.
   if (op == "Add" || op == "Sub" || op == "Sum") {
     if (!output.max_abs || *output.max_abs <= 0) return max_rel;
-    double abs_sum = 0;
+    double abs_rss = 0;
     for (const auto& in : inputs) {
       if (!in.max_abs) return max_rel;
-      abs_sum += in.relative * *in.max_abs;
+      abs_rss = std::hypot(abs_rss, in.relative * *in.max_abs);
     }
-    return abs_sum / *output.max_abs;
+    return abs_rss / *output.max_abs;
   }
   // exp(x + d) = exp(x) * (1 + d): the absolute input error becomes a relative one.
-  // Softmax and LogSoftmax move by up to twice it (shift invariance: d_i - mean d).
   if (op == "Exp" && x && x->max_abs) return x->relative * *x->max_abs;
-  if (op == "Softmax" && x && x->max_abs) return 2 * x->relative * *x->max_abs;
-  if (op == "LogSoftmax" && magnitudes) return 2 * x->relative * *x->max_abs / *output.max_abs;
-  // Elementwise L-Lipschitz functions: |dy| <= L |dx| in absolute terms.
-  auto lipschitz = lipschitz_constants().find(op);
-  if (lipschitz != lipschitz_constants().end() && magnitudes)
-    return lipschitz->second * x->relative * *x->max_abs / *output.max_abs;
+  // Softmax and LogSoftmax keep gain 1: the worst-case bound (twice the logits' absolute
+  // error) was over 1000x above the measured error on PaddleOCR rec (docs/parity.md).
+  // Everything else, products included (weights are exact, and the two factors of x * f(x)
+  // share one error, so adding them would compound along a chain): gain 1.
   return max_rel;
 }
 
