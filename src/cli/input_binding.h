@@ -1,6 +1,7 @@
 // Gives every graph input of a session a value: from --input NAME=FILE (.npy or an ONNX
 // TensorProto/SequenceProto/OptionalProto .pb), from --test-data DIR (input_<i>.pb in
-// graph-input order), or seeded random values of the declared shape.
+// graph-input order), or seeded random values of the declared shape. The file reading
+// and random generation live in io/input_values.h, shared with the parity toolkit.
 #pragma once
 
 #include <cstdint>
@@ -34,14 +35,5 @@ struct BoundInput {
 Result<std::vector<BoundInput>> bind_inputs(const Session& session, const InputFlags& flags);
 
 std::map<std::string, Value> as_feeds(const std::vector<BoundInput>& inputs);
-
-// Reads a value file for an input declared as `decl`: .npy, or .pb parsed as the
-// declared kind. Checks dtype and the declared fixed dims.
-Result<Value> load_input_file(const std::string& path, const ir::ValueInfo& decl);
-
-// Random values for `type`: symbolic dims from `dims` (default 1), unknown dims 1;
-// sequences get one element, optionals hold a value.
-Result<Value> random_value(const ir::TypeInfo& type, const std::map<std::string, int64_t>& dims,
-                           uint64_t seed, const std::string& input_name);
 
 }  // namespace twinrt::cli

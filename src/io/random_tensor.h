@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "twinrt/status.h"
@@ -29,8 +30,18 @@ class Rng {
 // input gets different values while one --seed still reproduces the whole run.
 uint64_t derive_seed(uint64_t base, uint64_t stream);
 
-// floats uniform in [0, 1); integers uniform in [0, 10); bool true with probability 1/2.
-// Strings and complex numbers are refused (not_implemented).
-Result<Tensor> random_tensor(DataType dtype, const std::vector<int64_t>& shape, uint64_t seed);
+// A range [lo, hi) for random values. Floats are lo + (hi - lo) * u rounded to the element
+// type and kept inside [lo, hi); integers are the whole numbers n with lo <= n < hi (at
+// most 2^32 of them), each equally likely.
+struct ValueRange {
+  double lo = 0;
+  double hi = 1;
+};
+
+// Without a range: floats uniform in [0, 1); integers uniform in [0, 10). Bool is true
+// with probability 1/2 and takes no range. Strings and complex numbers are refused
+// (not_implemented); a range that is empty or outside the dtype is invalid_argument.
+Result<Tensor> random_tensor(DataType dtype, const std::vector<int64_t>& shape, uint64_t seed,
+                             std::optional<ValueRange> range = std::nullopt);
 
 }  // namespace twinrt::io

@@ -13,6 +13,7 @@
 #include "cli/session_flags.h"
 #include "cli/value_printing.h"
 #include "io/file_io.h"
+#include "io/input_values.h"
 #include "io/npy.h"
 
 namespace twinrt::cli {
@@ -64,7 +65,7 @@ TEST(SessionFlags, BuildsOptionsAndNamesTheBadFlag) {
 
 TEST(RandomInputs, SymbolicDimsUseOverridesOrOne) {
   ir::Shape shape = {ir::Dim::named("batch"), ir::Dim::of(3), ir::Dim::named("other"), ir::Dim{}};
-  auto v = random_value(ir::TypeInfo::tensor(DataType::kInt32, shape), {{"batch", 5}}, 1, "x");
+  auto v = io::random_value(ir::TypeInfo::tensor(DataType::kInt32, shape), {{"batch", 5}}, 1, "x");
   ASSERT_TRUE(v.is_ok());
   EXPECT_EQ(v->tensor.shape(), (std::vector<int64_t>{5, 3, 1, 1}));
   for (int64_t i = 0; i < v->tensor.numel(); ++i) {
@@ -75,31 +76,31 @@ TEST(RandomInputs, SymbolicDimsUseOverridesOrOne) {
 
 TEST(RandomInputs, SequencesOptionalsAndUnshapedInputs) {
   auto elem = ir::TypeInfo::tensor(DataType::kFloat, ir::shape_of({2}));
-  auto seq = random_value(ir::TypeInfo::sequence_of(elem), {}, 1, "s");
+  auto seq = io::random_value(ir::TypeInfo::sequence_of(elem), {}, 1, "s");
   ASSERT_TRUE(seq.is_ok());
   ASSERT_TRUE(seq->is_sequence());
   EXPECT_EQ(seq->sequence.size(), 1u);
-  auto opt = random_value(ir::TypeInfo::optional_of(elem), {}, 1, "o");
+  auto opt = io::random_value(ir::TypeInfo::optional_of(elem), {}, 1, "o");
   ASSERT_TRUE(opt.is_ok());
   ASSERT_TRUE(opt->optional);
   EXPECT_TRUE(opt->optional->is_tensor());
-  auto unshaped = random_value(ir::TypeInfo::tensor(DataType::kFloat), {}, 1, "u");
+  auto unshaped = io::random_value(ir::TypeInfo::tensor(DataType::kFloat), {}, 1, "u");
   EXPECT_TRUE(contains(unshaped.status().message(), "--input u=FILE"));
 }
 
 TEST(InputFiles, NpyIsCheckedAgainstTheDeclaration) {
   ir::ValueInfo decl{"x", ir::TypeInfo::tensor(DataType::kFloat, ir::Shape{ir::Dim::named("batch"), ir::Dim::of(3)}), ""};
-  auto ok = load_input_file(kData + "/x_2x3_f32.npy", decl);
+  auto ok = io::load_input_file(kData + "/x_2x3_f32.npy", decl);
   ASSERT_TRUE(ok.is_ok()) << ok.status().message();
   EXPECT_EQ(ok->tensor.data<float>()[5], 5.0f);
-  auto wrong_dtype = load_input_file(kData + "/x_2x3_i64.npy", decl);
+  auto wrong_dtype = io::load_input_file(kData + "/x_2x3_i64.npy", decl);
   EXPECT_EQ(wrong_dtype.status().code(), StatusCode::kInvalidArgument);
   EXPECT_TRUE(contains(wrong_dtype.status().message(), "expected dtype float32, got int64"));
-  auto wrong_rank = load_input_file(kData + "/x_5_f32.npy", decl);
+  auto wrong_rank = io::load_input_file(kData + "/x_5_f32.npy", decl);
   EXPECT_TRUE(contains(wrong_rank.status().message(), "expected shape [batch,3], got [5]"));
   // A tensor given for an optional input is wrapped.
   ir::ValueInfo opt{"o", ir::TypeInfo::optional_of(ir::TypeInfo::tensor(DataType::kFloat)), ""};
-  auto wrapped = load_input_file(kData + "/x_5_f32.npy", opt);
+  auto wrapped = io::load_input_file(kData + "/x_5_f32.npy", opt);
   ASSERT_TRUE(wrapped.is_ok());
   EXPECT_TRUE(wrapped->is_optional());
 }
@@ -109,7 +110,7 @@ TEST(InputFiles, Uint16BitsAreReadAsDeclaredBfloat16) {
   const std::string path = ::testing::TempDir() + "twinrt_cli_bf16_bits.npy";
   // 0x3f80 is bfloat16 1.0, 0xc000 is -2.0.
   ASSERT_TRUE(io::write_npy_file(path, *Tensor::from_vector<uint16_t>({2}, {0x3f80, 0xc000})).is_ok());
-  auto v = load_input_file(path, decl);
+  auto v = io::load_input_file(path, decl);
   ASSERT_TRUE(v.is_ok()) << v.status().message();
   ASSERT_EQ(v->tensor.dtype(), DataType::kBFloat16);
   EXPECT_EQ(describe_tensor(v->tensor), "bfloat16[2] min=-2 max=1 mean=-0.5");
