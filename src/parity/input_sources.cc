@@ -15,6 +15,15 @@ bool has_suffix(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// The entries of a folder, without the exceptions of a range-for over directory_iterator.
+Result<std::vector<fs::path>> list_folder(const std::string& dir) {
+  std::error_code ec;
+  std::vector<fs::path> entries;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(it->path());
+  if (ec) return io_error("--cases: cannot read '" + dir + "': " + ec.message());
+  return entries;
+}
+
 Result<Tensor> load_tensor_file(const std::string& path, const ir::ValueInfo& decl) {
   ASSIGN_OR_RETURN(Value v, io::load_input_file(path, decl));
   return std::move(v.tensor);  // a tensor: the declaration is one (tensor_declarations)
@@ -121,11 +130,10 @@ Status bind_case_folder(const std::string& dir, InputBindings& b) {
   if (!values) return values.status().with_context("--cases: ");
   for (size_t i = 0; i < values->size(); ++i)
     if ((*values)[i]) TRY(b.bind(i, std::move((*values)[i]->value.tensor), (*values)[i]->path));
-  std::error_code ec;
+  ASSIGN_OR_RETURN(std::vector<fs::path> entries, list_folder(dir));
   std::vector<fs::path> npy_files;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".npy") npy_files.push_back(e.path());
-  if (ec) return io_error("--cases: cannot read '" + dir + "': " + ec.message());
+  for (const fs::path& p : entries)
+    if (p.extension() == ".npy") npy_files.push_back(p);
   std::sort(npy_files.begin(), npy_files.end());
   for (const fs::path& file : npy_files) {
     ASSIGN_OR_RETURN(size_t index, b.index_of(file.stem().string(), "--cases: '" + file.string() + "'"));
@@ -138,10 +146,10 @@ Status bind_case_folder(const std::string& dir, InputBindings& b) {
 Result<std::vector<std::string>> list_case_folders(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return io_error("--cases: '" + dir + "' is not a readable directory");
+  ASSIGN_OR_RETURN(std::vector<fs::path> entries, list_folder(dir));
   std::vector<std::string> folders;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
-    if (e.is_directory(ec)) folders.push_back(e.path().string());
-  if (ec) return io_error("--cases: cannot read '" + dir + "': " + ec.message());
+  for (const fs::path& p : entries)
+    if (fs::is_directory(p, ec)) folders.push_back(p.string());
   if (folders.empty()) return invalid_argument("--cases: '" + dir + "' has no case folders");
   std::sort(folders.begin(), folders.end());
   return folders;
