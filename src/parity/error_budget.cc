@@ -125,11 +125,11 @@ class Walker {
         e.own_reduction_length = reduction_length(node, inputs, output);
         e.own_relative = u == 0 ? 0 : kReductionConstant * u *
                                            std::sqrt(static_cast<double>(e.own_reduction_length)) + u;
-        e.relative = e.own_relative + inherited_relative(node, inputs, output);
+        e.relative = std::hypot(e.own_relative, inherited_relative(node, inputs, output));
         return e;
       case OpClass::kNarrowingCast:
         e.own_relative = u;
-        e.relative = u + max_in;
+        e.relative = std::hypot(u, max_in);
         return e;
       case OpClass::kToInteger: {
         // The input's absolute error in output units, plus one step: a value near a
@@ -143,11 +143,11 @@ class Walker {
       }
       case OpClass::kSubgraph:
         e.own_relative = u;
-        e.relative = u + max_in;
+        e.relative = std::hypot(u, max_in);
         return e;
       case OpClass::kUnknown:
         e.own_relative = 2 * u;
-        e.relative = 2 * u + max_in;
+        e.relative = std::hypot(2 * u, max_in);
         return e;
     }
     return e;
