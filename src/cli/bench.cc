@@ -1,5 +1,7 @@
 // `twinrt bench MODEL`: session creation time, first-run time, steady-state latency
 // percentiles, throughput and peak memory. Inputs are random unless given.
+// With --engines A,B,...: the same figures side by side for several engines
+// (bench_engines.h).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -8,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/bench_engines.h"
 #include "cli/command.h"
 #include "cli/exit_status.h"
 #include "cli/input_binding.h"
@@ -24,6 +27,8 @@ struct BenchFlags {
   int runs = 10;
   int warmup = 1;
   bool json = false;
+  std::string engines;             // comma-separated; empty: twinrt only, in this process
+  std::string graph_optimization;  // with --engines
 };
 
 struct BenchResult {
@@ -76,10 +81,23 @@ void print_json(const BenchFlags& f, const SessionOptions& o, const BenchResult&
   std::printf("%s\n", j.dump().c_str());
 }
 
+int bench_on_engines(const BenchFlags& flags) {
+  if (flags.session.mode != "default")
+    return report_error(invalid_argument("--mode does not apply with --engines: name the engine twinrt-ref instead"));
+  auto names = split_engine_list(flags.engines);
+  if (!names) return report_error(names.status());
+  const BenchEnginesFlags f{flags.model, *names,        flags.session, flags.graph_optimization,
+                            flags.inputs, flags.runs, flags.warmup,  flags.json};
+  return bench_engines(f);
+}
+
 int bench_model(const BenchFlags& flags) {
   if (flags.runs < 1) return report_error(invalid_argument("--runs must be >= 1, got " + std::to_string(flags.runs)));
   if (flags.warmup < 0)
     return report_error(invalid_argument("--warmup must be >= 0, got " + std::to_string(flags.warmup)));
+  if (!flags.engines.empty()) return bench_on_engines(flags);
+  if (!flags.graph_optimization.empty())
+    return report_error(invalid_argument("--graph-optimization applies to ONNX Runtime engines: give --engines"));
   auto options = to_session_options(flags.session);
   if (!options) return report_error(options.status());
   BenchResult r;
@@ -125,6 +143,10 @@ Command add_bench_command(CLI::App& root) {
   cmd->add_option("--runs", flags->runs, "timed runs")->capture_default_str();
   cmd->add_option("--warmup", flags->warmup, "untimed runs after the first run")->capture_default_str();
   cmd->add_flag("--json", flags->json, "print one JSON object instead of text");
+  cmd->add_option("--engines", flags->engines,
+                  "compare engines, run alternately: comma-separated, e.g. twinrt,ort,ort-web (see docs/engines.md)");
+  cmd->add_option("--graph-optimization", flags->graph_optimization,
+                  "with --engines: ONNX Runtime graph optimization level (disabled, basic, extended, all; default all)");
   add_session_flags(cmd, flags->session);
   add_input_flags(cmd, flags->inputs, /*with_test_data=*/false);
   return Command{cmd, [flags] { return bench_model(*flags); }};

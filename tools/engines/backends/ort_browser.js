@@ -11,6 +11,8 @@ function start(options, { webgpu }) {
   requirePackage('onnxruntime-web');
   const version = packageVersion('onnxruntime-web');
   const threads = options.threads >= 0 ? options.threads : 1;
+  const sessionOptions = ortSessionOptions(options, { executionProviders: [webgpu ? 'webgpu' : 'wasm'] });
+  const optimization = `graph optimization ${sessionOptions.graphOptimizationLevel}`;
   return browser.start({ threads }, {
     libDir: path.join(TOOLS_DIR, 'node_modules', 'onnxruntime-web', 'dist'),
     moduleFile: webgpu ? 'ort.webgpu.min.mjs' : 'ort.wasm.min.mjs',
@@ -19,14 +21,14 @@ function start(options, { webgpu }) {
       window.engineApi.env.wasm.wasmPaths = '/lib/';
       window.engineApi.env.wasm.numThreads = o.threads;
     },
-    sessionOptions: ortSessionOptions(options, { executionProviders: [webgpu ? 'webgpu' : 'wasm'] }),
+    sessionOptions,
     describe: (info) => {
       const where = `in Chromium ${info.browser}${info.crossOriginIsolated ? '' : ' (not cross-origin isolated)'}`;
       const threadText = threads > 0 ? `${threads} thread${threads > 1 ? 's' : ''}` : 'default threads';
-      if (!webgpu) return `onnxruntime-web ${version} WASM (SIMD) ${where}, ${threadText}`;
+      if (!webgpu) return `onnxruntime-web ${version} WASM (SIMD) ${where}, ${optimization}, ${threadText}`;
       const a = info.adapter;
       const adapter = [a.vendor, a.architecture, a.device, a.description].filter(Boolean).join(' ') || 'unnamed adapter';
-      return `onnxruntime-web ${version} WebGPU ${where}, adapter: ${adapter}`;
+      return `onnxruntime-web ${version} WebGPU ${where}, ${optimization}, adapter: ${adapter}`;
     },
   });
 }
