@@ -16,5 +16,7 @@ struct Command {
 Command add_run_command(CLI::App& root);
 Command add_inspect_command(CLI::App& root);
 Command add_bench_command(CLI::App& root);
+Command add_compare_command(CLI::App& root);
+Command add_localize_command(CLI::App& root);
 
 }  // namespace twinrt::cli

@@ -14,17 +14,18 @@ namespace twinrt::cli {
 namespace {
 
 int main_impl(int argc, char** argv) {
-  CLI::App app("twinrt: run, inspect and benchmark ONNX models", "twinrt");
+  CLI::App app("twinrt: run, inspect, benchmark and compare ONNX models", "twinrt");
   app.set_version_flag("--version", std::string("twinrt ") + kVersion);
   app.require_subcommand(1);
   const std::vector<Command> commands = {add_run_command(app), add_inspect_command(app),
-                                         add_bench_command(app)};
+                                         add_bench_command(app),
+                                         add_compare_command(app), add_localize_command(app)};
   // CLI11 would report a mistyped command as "A subcommand is required".
   const bool known_command = argc > 1 && std::any_of(commands.begin(), commands.end(), [&](const Command& c) {
     return c.parser->get_name() == argv[1];
   });
   if (argc > 1 && argv[1][0] != '-' && !known_command) {
-    std::fprintf(stderr, "twinrt: error: unknown command '%s' (expected run, inspect or bench)\n", argv[1]);
+    std::fprintf(stderr, "twinrt: error: unknown command '%s' (expected run, inspect, bench, compare or localize)\n", argv[1]);
     return kExitBadInput;
   }
   try {

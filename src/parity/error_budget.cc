@@ -123,8 +123,7 @@ class Walker {
         return e;
       case OpClass::kCompute:
         e.own_reduction_length = reduction_length(node, inputs, output);
-        e.own_relative = u == 0 ? 0 : kReductionConstant * u *
-                                           std::sqrt(static_cast<double>(e.own_reduction_length)) + u;
+        e.own_relative = own_relative_error(u, e.own_reduction_length);
         e.relative = std::hypot(e.own_relative, inherited_relative(node, inputs, output));
         return e;
       case OpClass::kNarrowingCast:

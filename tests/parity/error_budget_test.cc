@@ -43,8 +43,8 @@ TEST(ExpectedErrors, ConvReluMatMulByHand) {
   ASSERT_TRUE(e.is_ok()) << e.status().message();
   const auto& m = e.value();
   EXPECT_DOUBLE_EQ(m.at("x").relative, 0);  // graph input: exact
-  // Conv: K = C_in/group * kh * kw = 3 * 3 * 3 = 27; own = 2u sqrt(27) + u.
-  const double conv = 2 * u32 * std::sqrt(27.0) + u32;
+  // Conv: K = C_in/group * kh * kw = 3 * 3 * 3 = 27; own = 16u sqrt(27) + 2u.
+  const double conv = 16 * u32 * std::sqrt(27.0) + 2 * u32;
   EXPECT_EQ(m.at("c").own_reduction_length, 27);
   EXPECT_DOUBLE_EQ(m.at("c").own_relative, conv);
   EXPECT_DOUBLE_EQ(m.at("c").relative, conv);
@@ -53,11 +53,11 @@ TEST(ExpectedErrors, ConvReluMatMulByHand) {
   EXPECT_DOUBLE_EQ(m.at("r").own_relative, 0);
   EXPECT_DOUBLE_EQ(m.at("r").relative, conv);
   EXPECT_DOUBLE_EQ(m.at("f").relative, conv);
-  // MatMul: K = 144, own = 2u * 12 + u = 25u, combined with the inherited error in
+  // MatMul: K = 144, own = 16u * 12 + 2u = 194u, combined with the inherited error in
   // quadrature (independent rounding errors).
-  const double y = std::sqrt(25 * u32 * 25 * u32 + conv * conv);
+  const double y = std::sqrt(194 * u32 * 194 * u32 + conv * conv);
   EXPECT_EQ(m.at("y").own_reduction_length, 144);
-  EXPECT_DOUBLE_EQ(m.at("y").own_relative, 25 * u32);
+  EXPECT_DOUBLE_EQ(m.at("y").own_relative, 194 * u32);
   EXPECT_DOUBLE_EQ(m.at("y").relative, y);
   EXPECT_DOUBLE_EQ(m.at("y").absolute, y * 5);
 }
@@ -69,22 +69,22 @@ TEST(ExpectedErrors, UnobservedIntermediatesStillCarryError) {
                                                        {"y", summary({1, 10}, 5)}};
   auto e = expected_errors(conv_relu_matmul(), values);
   ASSERT_TRUE(e.is_ok());
-  const double conv = 2 * u32 * std::sqrt(27.0) + u32;
+  const double conv = 16 * u32 * std::sqrt(27.0) + 2 * u32;
   EXPECT_EQ(e->size(), 2u);
   EXPECT_EQ(e->at("y").own_reduction_length, 144);  // from B[144, 10]
-  EXPECT_DOUBLE_EQ(e->at("y").relative, std::sqrt(25 * u32 * 25 * u32 + conv * conv));
+  EXPECT_DOUBLE_EQ(e->at("y").relative, std::sqrt(194 * u32 * 194 * u32 + conv * conv));
 }
 
 TEST(ExpectedErrors, ExpTurnsAbsoluteErrorIntoRelative) {
-  // x -> Add(x, b) -> s -> Exp -> y. Add: own 3u (K = 1); Exp turns the absolute error
-  // 3u * max|s| = 12u into a relative one, next to its own 3u.
+  // x -> Add(x, b) -> s -> Exp -> y. Add: own 2u (K = 1); Exp turns the absolute error
+  // 2u * max|s| = 8u into a relative one, next to its own 2u.
   ir::Graph g;
   g.initializers["b"] = Tensor::create(DataType::kFloat, {1}).value();
   g.nodes = {node("Add", {"x", "b"}, {"s"}), node("Exp", {"s"}, {"y"})};
   auto e = expected_errors(g, {{"x", summary({4}, 4)}, {"s", summary({4}, 4)}, {"y", summary({4}, 54.6)}});
   ASSERT_TRUE(e.is_ok());
-  EXPECT_DOUBLE_EQ(e->at("s").relative, 3 * u32);
-  EXPECT_DOUBLE_EQ(e->at("y").relative, std::sqrt(9.0 + 144.0) * u32);
+  EXPECT_DOUBLE_EQ(e->at("s").relative, 2 * u32);
+  EXPECT_DOUBLE_EQ(e->at("y").relative, std::sqrt(4.0 + 64.0) * u32);
 }
 
 TEST(ExpectedErrors, DtypesCastsIntegersAndUnknownOps) {

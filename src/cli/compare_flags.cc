@@ -1,0 +1,94 @@
+#include "cli/compare_flags.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cli/bench_engines.h"
+#include "io/file_io.h"
+
+namespace twinrt::cli {
+
+void add_parity_flags(CLI::App* cmd, ParityFlags& f) {
+  cmd->add_option("models", f.models, "MODEL, or MODEL_A MODEL_B to compare two models")
+      ->required()
+      ->expected(1, 2);
+  cmd->add_option("--engines", f.engines, "engines to compare on one model, e.g. twinrt,ort,ort-web");
+  cmd->add_option("--engine", f.engine, "engine that runs both models (default twinrt)");
+  cmd->add_option("--threads", f.threads, "intra-op threads for every engine (default 1)");
+  cmd->add_option("--graph-optimization", f.graph_optimization,
+                  "ONNX Runtime graph optimization: disabled, basic, extended, all");
+  cmd->add_option("--json", f.json_path, "write the report as JSON to this file");
+  cmd->add_option("--html", f.html_path, "write the report as a self-contained HTML page");
+  add_input_set_flags(cmd, f.inputs);
+}
+
+namespace {
+
+std::string base_name(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+Status check_engine_name(const std::string& name) {
+  const auto known = engines::engine_names();
+  if (std::find(known.begin(), known.end(), name) != known.end()) return Status::ok();
+  std::string list;
+  for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+  return invalid_argument("unknown engine '" + name + "' (known: " + list + ")");
+}
+
+}  // namespace
+
+Result<std::vector<PlannedRun>> plan_runs(const ParityFlags& f, const std::string& baseline) {
+  std::vector<PlannedRun> runs;
+  if (f.models.size() == 2) {
+    if (!f.engines.empty()) return invalid_argument("--engines compares one model; with two models give --engine");
+    if (!baseline.empty()) return invalid_argument("--baseline applies to --engines; with two models the first is the baseline");
+    TRY(check_engine_name(f.engine));
+    runs.push_back({"A: " + base_name(f.models[0]), f.engine, f.models[0]});
+    runs.push_back({"B: " + base_name(f.models[1]), f.engine, f.models[1]});
+    if (runs[0].label == runs[1].label) {
+      runs[0].label = "A: " + f.models[0];
+      runs[1].label = "B: " + f.models[1];
+    }
+    return runs;
+  }
+  if (f.engines.empty()) return invalid_argument("give --engines A,B,... (two or more) to compare engines on one model");
+  ASSIGN_OR_RETURN(auto names, split_engine_list(f.engines));
+  if (names.size() < 2) return invalid_argument("--engines needs at least two engines, got '" + f.engines + "'");
+  for (const auto& n : names) {
+    TRY(check_engine_name(n));
+    if (std::count(names.begin(), names.end(), n) > 1) return invalid_argument("--engines lists '" + n + "' twice");
+  }
+  if (!baseline.empty()) {
+    auto it = std::find(names.begin(), names.end(), baseline);
+    if (it == names.end()) return invalid_argument("--baseline '" + baseline + "' is not one of --engines");
+    std::rotate(names.begin(), it, it + 1);
+  }
+  for (const auto& n : names) runs.push_back({n, n, f.models[0]});
+  return runs;
+}
+
+Result<engines::EngineOptions> engine_options(const ParityFlags& f, const std::string& default_optimization) {
+  if (f.threads < 0) return invalid_argument("--threads must be >= 0, got " + std::to_string(f.threads));
+  engines::EngineOptions o;
+  o.threads = f.threads;
+  o.graph_optimization = f.graph_optimization.empty() ? default_optimization : f.graph_optimization;
+  static const char* kLevels[] = {"disabled", "basic", "extended", "all"};
+  if (std::none_of(std::begin(kLevels), std::end(kLevels), [&](const char* l) { return o.graph_optimization == l; }))
+    return invalid_argument("--graph-optimization must be disabled, basic, extended or all, got '" +
+                            o.graph_optimization + "'");
+  ASSIGN_OR_RETURN(parity::InputSpec spec, to_input_spec(f.inputs));
+  o.dim_overrides = spec.dims;
+  return o;
+}
+
+Status emit_report(const parity::Report& report, const ParityFlags& f) {
+  std::fputs(parity::render_terminal(report).c_str(), stdout);
+  std::fflush(stdout);
+  if (!f.json_path.empty()) TRY(io::write_file_bytes(f.json_path, parity::to_json(report).dump(2) + "\n"));
+  if (!f.html_path.empty()) TRY(io::write_file_bytes(f.html_path, parity::render_html(report)));
+  return Status::ok();
+}
+
+}  // namespace twinrt::cli

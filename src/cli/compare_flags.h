@@ -1,0 +1,44 @@
+// Flags shared by `twinrt compare` and `twinrt localize`: the models, the engines, the
+// inputs and where reports go.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/input_set_flags.h"
+#include "engines/engine.h"
+#include "parity/report.h"
+
+namespace twinrt::cli {
+
+struct ParityFlags {
+  std::vector<std::string> models;  // one (engines compared) or two (models compared)
+  std::string engines;              // --engines A,B,... with one model
+  std::string engine = "twinrt";    // --engine E with two models
+  int threads = 1;
+  std::string graph_optimization;   // ONNX Runtime engines; empty = the command's default
+  InputSetFlags inputs;
+  std::string json_path, html_path;
+};
+
+void add_parity_flags(CLI::App* cmd, ParityFlags& f);
+
+// Who runs what: one entry per run, the baseline (or "A") first.
+struct PlannedRun {
+  std::string label;   // engine name, or "A: model.onnx" / "B: model.onnx"
+  std::string engine;
+  std::string model;
+};
+
+// One model needs two or more engines; two models need one engine (default twinrt).
+// `baseline` (may be empty) moves that engine first. Unknown engine names are refused.
+Result<std::vector<PlannedRun>> plan_runs(const ParityFlags& f, const std::string& baseline);
+
+Result<engines::EngineOptions> engine_options(const ParityFlags& f, const std::string& default_optimization);
+
+// Prints the terminal table and writes the JSON and HTML reports when asked.
+Status emit_report(const parity::Report& report, const ParityFlags& f);
+
+}  // namespace twinrt::cli

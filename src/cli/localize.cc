@@ -1,0 +1,69 @@
+// `twinrt localize MODEL --engines A,B` and `twinrt localize MODEL_A MODEL_B [--engine E]`:
+// the node where two runs first diverge, with each node's own and inherited error.
+// Exit 0 when no node's own error exceeds its float budget, 1 when one does, 2 on error.
+#include <cstdio>
+
+#include "cli/command.h"
+#include "cli/compare_flags.h"
+#include "cli/exit_status.h"
+#include "cli/version.h"
+#include "io/temp_dir.h"
+#include "onnx/loader.h"
+#include "parity/localization.h"
+#include "runtime/session_impl.h"
+
+namespace twinrt::cli {
+namespace {
+
+Result<std::vector<IoInfo>> model_inputs(const std::string& path) {
+  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path));
+  std::vector<IoInfo> inputs;
+  for (const auto& v : model.graph->inputs)
+    if (!model.graph->initializers.count(v.name)) inputs.push_back(io_info(v));
+  return inputs;
+}
+
+Result<parity::Report> run_localize(const ParityFlags& f) {
+  ASSIGN_OR_RETURN(auto planned, plan_runs(f, ""));
+  if (planned.size() != 2)
+    return invalid_argument("localize compares exactly two runs; --engines lists " + std::to_string(planned.size()));
+  ASSIGN_OR_RETURN(auto options, engine_options(f, "disabled"));
+  ASSIGN_OR_RETURN(auto spec, to_input_spec(f.inputs));
+  ASSIGN_OR_RETURN(auto inputs, model_inputs(planned[0].model));
+  ASSIGN_OR_RETURN(auto set, parity::build_input_set(inputs, spec));
+  ASSIGN_OR_RETURN(auto dir, io::TempDir::create("twinrt-localize"));
+  parity::LocalizeSetup setup;
+  setup.model_a = planned[0].model;
+  setup.model_b = planned[1].model;
+  setup.engine_a = planned[0].engine;
+  setup.engine_b = planned[1].engine;
+  setup.label_a = planned[0].label;
+  setup.label_b = planned[1].label;
+  setup.options = options;
+  setup.input = set.cases.front();
+  setup.work_dir = dir->path();
+  std::fprintf(stderr, "running %s and %s with every intermediate exposed...\n", setup.label_a.c_str(),
+               setup.label_b.c_str());
+  ASSIGN_OR_RETURN(parity::Report report, parity::localize(setup));
+  report.tool_version = kVersion;
+  report.inputs = set.description + (set.cases.size() > 1 ? " (first case)" : "");
+  report.preprocessing = set.preprocessing;
+  for (const auto& p : planned) report.engines.push_back({p.label, p.engine, p.model, true, "", 0});
+  return report;
+}
+
+}  // namespace
+
+Command add_localize_command(CLI::App& root) {
+  static ParityFlags flags;
+  CLI::App* cmd = root.add_subcommand("localize", "find the node where two engines or two models first diverge");
+  add_parity_flags(cmd, flags);
+  return {cmd, [] {
+            auto report = run_localize(flags);
+            if (!report) return report_error(report.status());
+            if (Status s = emit_report(*report, flags); !s.is_ok()) return report_error(s);
+            return static_cast<int>(report->passed ? kExitOk : kExitFailure);
+          }};
+}
+
+}  // namespace twinrt::cli

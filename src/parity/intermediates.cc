@@ -1,0 +1,133 @@
+#include "parity/intermediates.h"
+
+#include <set>
+
+#include "ir/graph_order.h"
+#include "runtime/plan.h"
+#include "runtime/session_impl.h"
+
+namespace twinrt::parity {
+namespace {
+
+// Types twinrt infers for the main graph's values (name -> type), or an empty map when
+// twinrt cannot compile the model (another engine may still run it).
+std::map<std::string, ir::TypeInfo> inferred_types(const ir::Model& model) {
+  ir::Model inlined = model;
+  std::map<std::string, ir::TypeInfo> types;
+  if (!inline_functions(inlined).is_ok()) return types;
+  auto plan = compile_model(inlined, CompileOptions{});
+  if (!plan) return types;
+  const Subgraph& g = **plan;
+  for (size_t i = 0; i < g.slot_names.size() && i < g.slot_types.size(); ++i)
+    types.emplace(g.slot_names[i], g.slot_types[i]);
+  return types;
+}
+
+ir::TypeInfo type_of(const Tensor& t) {
+  ir::Shape shape;
+  for (int64_t d : t.shape()) shape.push_back(ir::Dim::of(d));
+  return ir::TypeInfo::tensor(t.dtype(), shape);
+}
+
+}  // namespace
+
+bool is_parameter_node(const ir::Node& node) {
+  return node.op_type == "Constant" && (node.domain.empty() || node.domain == "ai.onnx");
+}
+
+std::map<std::string, Tensor> parameter_values(const ir::Graph& graph) {
+  std::map<std::string, Tensor> values;
+  for (const ir::Node& node : graph.nodes) {
+    if (!is_parameter_node(node) || node.outputs.empty()) continue;
+    for (const auto& a : node.attributes)
+      if (a.name == "value" && a.type == ir::Attribute::Type::kTensor) values.emplace(node.outputs[0], a.t);
+  }
+  return values;
+}
+
+std::string node_label(const ir::Node& node, size_t index) {
+  return node.name.empty() ? node.op_type + "#" + std::to_string(index) : node.name;
+}
+
+Result<ExposedModel> expose_intermediates(ir::Model model) {
+  if (!model.graph) return invalid_model("model has no graph");
+  const auto types = inferred_types(model);
+  model.graph = std::make_shared<ir::Graph>(*model.graph);  // Model copies share their graph
+  ir::Graph& g = *model.graph;
+  std::set<std::string> taken;
+  for (const auto& o : g.outputs) taken.insert(o.name);
+  ExposedModel out;
+  for (const ir::Node& node : g.nodes) {
+    if (is_parameter_node(node)) continue;
+    for (const std::string& name : node.outputs) {
+      if (name.empty() || !taken.insert(name).second) continue;
+      auto it = types.find(name);
+      // Unknown to twinrt: expose untyped and let the engine infer; known non-tensors stay.
+      if (it != types.end() && it->second.kind != ir::TypeInfo::Kind::kTensor &&
+          it->second.kind != ir::TypeInfo::Kind::kUnknown)
+        continue;
+      ir::ValueInfo info;
+      info.name = name;
+      if (it != types.end() && it->second.is_tensor()) info.type = ir::TypeInfo::tensor(it->second.elem);
+      g.outputs.push_back(info);
+      out.intermediates.push_back(name);
+    }
+  }
+  out.model = std::move(model);
+  return out;
+}
+
+Result<OwnErrorModel> build_own_error_model(ir::Model model, const std::map<std::string, Tensor>& values) {
+  if (!model.graph) return invalid_model("model has no graph");
+  model.graph = std::make_shared<ir::Graph>(*model.graph);  // Model copies share their graph
+  ir::Graph& g = *model.graph;
+  std::set<std::string> produced;
+  for (const auto& n : g.nodes)
+    if (!is_parameter_node(n))
+      for (const auto& o : n.outputs)
+        if (!o.empty()) produced.insert(o);
+
+  OwnErrorModel out;
+  std::set<std::string> fed;
+  std::vector<ir::Node> kept;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    ir::Node node = g.nodes[i];
+    if (is_parameter_node(node)) {
+      kept.push_back(std::move(node));
+      continue;
+    }
+    std::set<std::string> reads;
+    ir::collect_node_reads(node, reads);
+    bool complete = true;
+    for (const auto& r : reads)
+      if (produced.count(r) && !values.count(r)) complete = false;
+    if (!complete) {
+      out.skipped_nodes.push_back(node_label(node, i));
+      continue;
+    }
+    for (const auto& r : reads)
+      if (produced.count(r)) fed.insert(r);
+    for (auto& o : node.outputs) {
+      if (o.empty()) continue;
+      o += kOwnSuffix;
+      out.outputs.push_back(o);
+    }
+    kept.push_back(std::move(node));
+  }
+  g.nodes = std::move(kept);
+  g.outputs.clear();
+  g.value_info.clear();
+  for (const auto& name : out.outputs) {
+    ir::ValueInfo info;
+    info.name = name;
+    g.outputs.push_back(info);
+  }
+  for (const auto& name : fed) {
+    g.inputs.push_back(ir::ValueInfo{name, type_of(values.at(name)), ""});
+    out.feeds.push_back(name);
+  }
+  out.model = std::move(model);
+  return out;
+}
+
+}  // namespace twinrt::parity

@@ -1,0 +1,54 @@
+// Model rewrites for per-layer comparison: every intermediate tensor made a graph output
+// (so any engine, ONNX Runtime included, returns it by name), and the "own error" model
+// in which every node reads another engine's values for its inputs.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+#include "twinrt/status.h"
+#include "twinrt/tensor.h"
+
+namespace twinrt::parity {
+
+// Suffix of a node output in the own-error model: "conv_out" is computed as "conv_out::own".
+inline constexpr const char* kOwnSuffix = "::own";
+
+struct ExposedModel {
+  ir::Model model;
+  std::vector<std::string> intermediates;  // new graph outputs, in node order
+};
+
+// Constant nodes hold parameters, like initializers: their outputs are not intermediates,
+// and the own-error model keeps them, so a changed weight shows in its consumer's own error.
+bool is_parameter_node(const ir::Node& node);
+
+// The tensors that Constant nodes with a `value` attribute hold, by output name (the budget
+// needs weight shapes; sparse and scalar-list forms are left out).
+std::map<std::string, Tensor> parameter_values(const ir::Graph& graph);
+
+// Adds each main-graph node output that is not already a graph output as an output.
+// Values twinrt infers to be sequences/optionals/maps are left out (engines hand tensors
+// back). `model` is taken as loaded from file (functions not inlined): names must match
+// what other engines see.
+Result<ExposedModel> expose_intermediates(ir::Model model);
+
+// The own-error model: each node's outputs are renamed with kOwnSuffix and every value it
+// reads that another node produces becomes a graph input, typed from `values` (the other
+// engine's tensors). Running it with those values as feeds gives each node's output from
+// the other engine's inputs in one run. Nodes reading a value missing from `values` are
+// dropped; their names are returned in `skipped`.
+struct OwnErrorModel {
+  ir::Model model;
+  std::vector<std::string> feeds;         // value names to feed, taken from `values`
+  std::vector<std::string> outputs;       // "<tensor>::own" outputs
+  std::vector<std::string> skipped_nodes;
+};
+Result<OwnErrorModel> build_own_error_model(ir::Model model, const std::map<std::string, Tensor>& values);
+
+// A node's display name: its name, or "<op>#<index>" when the model left it empty.
+std::string node_label(const ir::Node& node, size_t index);
+
+}  // namespace twinrt::parity
