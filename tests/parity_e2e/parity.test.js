@@ -30,28 +30,45 @@ function perturbed(model, name) {
   return { file: out, conv: r.stdout.trim() };
 }
 
-for (const [name, dims] of [['rec', ['--dim', 'p2o.DynamicDimension.0=1', '--dim', 'p2o.DynamicDimension.1=320']],
-                            ['cls', ['--dim', 'p2o.DynamicDimension.0=1', '--dim', 'p2o.DynamicDimension.1=48', '--dim', 'p2o.DynamicDimension.2=192']],
-                            ['det', ['--dim', 'p2o.DynamicDimension.0=1', '--dim', 'p2o.DynamicDimension.1=320', '--dim', 'p2o.DynamicDimension.2=320']]]) {
+const PAGE = path.join(__dirname, 'data/text_page.png');  // made by make_text_page.py
+const PADDLE_PREPROCESS = 'resize=320x320,rgb,scale=0.00392157,mean=0.485:0.456:0.406,std=0.229:0.224:0.225,nchw,float32';
+const runs = {
+  rec: ['--dim', 'p2o.DynamicDimension.0=1', '--dim', 'p2o.DynamicDimension.1=320', '--range', 'x=0:1'],
+  cls: ['--dim', 'p2o.DynamicDimension.0=1', '--dim', 'p2o.DynamicDimension.1=48', '--dim', 'p2o.DynamicDimension.2=192',
+        '--range', 'x=0:1'],
+  // On noise the detector's map stays near 0: feed it a page with text-like strokes.
+  det: ['--image', `x=${PAGE}`, '--preprocess', PADDLE_PREPROCESS, '--preprocess-check'],
+};
+
+for (const [name, args] of Object.entries(runs)) {
   test(`compare ${name} on twinrt, ort and ort-web passes and names all three`, () => {
     const json = path.join(work, `${name}.json`);
     const html = path.join(work, `${name}.html`);
-    const r = twinrt(['compare', models[name], '--engines', 'twinrt,ort,ort-web', '--range', 'x=0:1', ...dims,
-                      '--json', json, '--html', html]);
+    const r = twinrt(['compare', models[name], '--engines', 'twinrt,ort,ort-web', ...args, '--json', json, '--html', html]);
     assert.strictEqual(r.code, 0, r.out + r.err);
     const report = JSON.parse(fs.readFileSync(json, 'utf8'));
     assert.deepStrictEqual(report.engines.map((e) => e.name), ['twinrt', 'ort', 'ort-web']);
     for (const e of report.engines) assert.ok(e.ok, `${e.name}: ${e.error}`);
-    assert.ok(report.outputs.length >= 2);
-    for (const o of report.outputs) assert.ok(o.verdict.passed, `${o.output} ${o.engine}`);
+    assert.strictEqual(report.outputs.length, 2);  // one output, two engines against the baseline
+    for (const o of report.outputs) {
+      assert.ok(o.verdict.passed, `${o.output} ${o.engine}`);
+      assert.ok(o.metrics.max_abs < 1e-4, `${o.output} ${o.engine}: ${o.metrics.max_abs}`);
+    }
     const page = fs.readFileSync(html, 'utf8');
     for (const e of ['twinrt', 'ort', 'ort-web']) assert.ok(page.includes(`>${e}<`), `HTML names ${e}`);
+    if (name === 'det') {
+      assert.strictEqual(report.preprocessing.resize.join('x'), '320x320');
+      const mistakes = report.preprocess_check.map((p) => p.mistake);
+      assert.ok(mistakes.some((m) => /BGR/.test(m)) && mistakes.some((m) => /NHWC/.test(m)), mistakes.join(', '));
+      // Each mistake moves the output far more than the engines differ from each other.
+      for (const p of report.preprocess_check) assert.ok(p.metrics.max_abs > 0.01, `${p.mistake}: ${p.metrics.max_abs}`);
+    }
   });
 }
 
 test('a copy of rec with one Conv scaled by 1.05 fails compare and is localized to that Conv', () => {
   const p = perturbed(models.rec, 'rec_perturbed.onnx');
-  const dims = ['--dim', 'p2o.DynamicDimension.0=1', '--dim', 'p2o.DynamicDimension.1=320', '--range', 'x=0:1'];
+  const dims = runs.rec;
   const cmp = twinrt(['compare', models.rec, p.file, ...dims]);
   assert.strictEqual(cmp.code, 1, cmp.out + cmp.err);
   assert.match(cmp.out, /FAIL/);
@@ -65,8 +82,19 @@ test('a copy of rec with one Conv scaled by 1.05 fails compare and is localized 
 });
 
 test('localize between twinrt and ort on rec finds no node over its float budget', () => {
-  const r = twinrt(['localize', models.rec, '--engines', 'twinrt,ort', '--dim', 'p2o.DynamicDimension.0=1',
-                    '--dim', 'p2o.DynamicDimension.1=320', '--range', 'x=0:1']);
+  const r = twinrt(['localize', models.rec, '--engines', 'twinrt,ort', ...runs.rec]);
   assert.strictEqual(r.code, 0, r.out + r.err);
   assert.match(r.out, /no divergence/);
 });
+
+test('the real compare and localize reports open in headless chromium without errors', (t) => {
+  const pages = ['det.html', 'rec.html', 'localize.html'].map((f) => path.join(work, f)).filter((f) => fs.existsSync(f));
+  assert.strictEqual(pages.length, 3, 'the tests above wrote the reports');
+  const r = spawnSync(process.execPath, [path.join(repo, 'tests/browser/report_page.test.js')], {
+    encoding: 'utf8', timeout: 300000, env: { ...process.env, TWINRT_REPORT_HTML: pages.join(':') },
+  });
+  if (r.status === 77) return t.skip(r.stdout.trim());
+  assert.strictEqual(r.status, 0, r.stdout + r.stderr);
+});
+
+test.after(() => fs.rmSync(work, { recursive: true, force: true }));
