@@ -45,11 +45,11 @@ Result<std::vector<PlannedRun>> plan_runs(const ParityFlags& f, const std::strin
     if (!f.engines.empty()) return invalid_argument("--engines compares one model; with two models give --engine");
     if (!baseline.empty()) return invalid_argument("--baseline applies to --engines; with two models the first is the baseline");
     TRY(check_engine_name(f.engine));
-    runs.push_back({"A: " + base_name(f.models[0]), f.engine, f.models[0]});
-    runs.push_back({"B: " + base_name(f.models[1]), f.engine, f.models[1]});
-    if (runs[0].label == runs[1].label) {
-      runs[0].label = "A: " + f.models[0];
-      runs[1].label = "B: " + f.models[1];
+    // File names tell the two apart unless they are equal (same name in two folders).
+    const bool same_name = base_name(f.models[0]) == base_name(f.models[1]);
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string shown = same_name ? f.models[i] : base_name(f.models[i]);
+      runs.push_back({std::string(i == 0 ? "A: " : "B: ") + shown, f.engine, f.models[i]});
     }
     return runs;
   }
