@@ -10,6 +10,7 @@ DEB_PACKAGES=(
   libonnx-testdata libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx python3-numpy
   clang-14 libfuzzer-14-dev
   python3-torch python3-torchvision
+  emscripten node-acorn chromium brotli
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs every test: the loader's fuzzers (bounded), then unit, CLI, crosscheck, ONNX
-# conformance (both modes) and real models through ctest, whose summary closes the output.
+# conformance (both modes), real models and the WebAssembly package (Node, Chromium)
+# through ctest, whose summary closes the output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
+# The WebAssembly variants of the npm package (js/dist/), for the js_* and browser tests.
+bash scripts/build-wasm.sh
 # ASan + UBSan + libFuzzer (clang-14), 30 s per target; libFuzzer's progress lines go to a log.
 mkdir -p build
 if ! TWINRT_FUZZ_JOBS=2 sh tests/fuzz/run.sh 30 > build/fuzz.log 2>&1; then

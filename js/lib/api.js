@@ -1,0 +1,104 @@
+// The onnxruntime-web-style API over a platform (node-platform.js / browser-platform.js).
+import { Tensor } from './tensor.js';
+import { env } from './env.js';
+import { LocalBackend } from './backend.js';
+import { ProxyBackend } from './proxy.js';
+import { TwinrtError } from './runtime.js';
+
+const MODES = ['default', 'reference'];
+const PROVIDERS = ['wasm', 'cpu'];
+
+function toBytes(x) {
+  if (x instanceof Uint8Array) return x;
+  if (x instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && x instanceof SharedArrayBuffer)) return new Uint8Array(x);
+  if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+  return null;
+}
+
+function checkOptions(o) {
+  for (const ep of o.executionProviders || []) {
+    const name = typeof ep === 'string' ? ep : ep && ep.name;
+    if (!PROVIDERS.includes(name))
+      throw new TwinrtError(`twinrt-web: executionProviders: '${name}' is not available (twinrt-web runs 'wasm')`, 'INVALID_ARGUMENT');
+  }
+  const mode = o.mode || 'default';
+  if (!MODES.includes(mode)) throw new TwinrtError(`twinrt-web: mode must be 'default' or 'reference', got '${mode}'`, 'INVALID_ARGUMENT');
+  const threads = o.intraOpNumThreads;
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 0))
+    throw new TwinrtError(`twinrt-web: intraOpNumThreads must be a non-negative integer, got ${threads}`, 'INVALID_ARGUMENT');
+  return { mode, threads: threads || 0, dims: o.freeDimensionOverrides || {} };
+}
+
+export function createApi(platform) {
+  let local = null, proxy = null;
+  const backend = () => {
+    if (env.wasm.proxy) return (proxy ||= new ProxyBackend(platform, env.wasm));
+    return (local ||= new LocalBackend(platform, env.wasm));
+  };
+
+  async function readSource(x) {
+    const bytes = toBytes(x);
+    if (bytes) return bytes;
+    if (typeof x === 'string' || x instanceof URL) return platform.readSource(String(x));
+    throw new TypeError('twinrt-web: a model is a URL, a path, an ArrayBuffer or a Uint8Array');
+  }
+
+  class InferenceSession {
+    constructor(backend, info) {
+      this._backend = backend;
+      this._id = info.id;
+      this.inputMetadata = Object.freeze(info.inputMetadata);
+      this.outputMetadata = Object.freeze(info.outputMetadata);
+      this.inputNames = Object.freeze(info.inputMetadata.map((m) => m.name));
+      this.outputNames = Object.freeze(info.outputMetadata.map((m) => m.name));
+      // twinrt's own: which build runs the session, with how many threads.
+      this.runtime = Object.freeze(info.runtime);
+    }
+
+    // create(urlOrPathOrBytes, options) or create(buffer, byteOffset, byteLength, options)
+    static async create(source, a, b, c) {
+      let options = a;
+      if (typeof a === 'number') {
+        source = new Uint8Array(source, a, b);
+        options = c;
+      }
+      options = options || {};
+      const settings = checkOptions(options);
+      const model = await readSource(source);
+      const externalData = [];
+      for (const e of options.externalData || []) {
+        const data = typeof e.data === 'string' || e.data instanceof URL ? await platform.readSource(String(e.data)) : toBytes(e.data);
+        if (!data) throw new TypeError(`twinrt-web: externalData '${e.path}' has no data`);
+        externalData.push({ path: e.path, data });
+      }
+      const b2 = backend();
+      const info = await b2.createSession(model, { ...settings, externalData });
+      return new InferenceSession(b2, info);
+    }
+
+    // run(feeds, fetches?, options?): fetches is an array of output names or an object whose
+    // keys name them.
+    async run(feeds, fetches, _options) {
+      if (this._id === null) throw new TwinrtError('twinrt-web: the session was released', 'INVALID_ARGUMENT');
+      if (!feeds || typeof feeds !== 'object') throw new TypeError('twinrt-web: feeds must be an object of Tensors');
+      let names = [];
+      if (Array.isArray(fetches)) names = fetches;
+      else if (fetches && typeof fetches === 'object' && !('logSeverityLevel' in fetches || 'tag' in fetches)) names = Object.keys(fetches);
+      for (const n of names)
+        if (!this.outputNames.includes(n)) throw new TwinrtError(`twinrt-web: the model has no output named '${n}'`, 'INVALID_ARGUMENT');
+      return this._backend.run(this._id, feeds, names);
+    }
+
+    async release() {
+      if (this._id === null) return;
+      const id = this._id;
+      this._id = null;
+      await this._backend.release(id);
+    }
+
+    startProfiling() {}
+    endProfiling() {}
+  }
+
+  return { InferenceSession, Tensor, env, TwinrtError };
+}

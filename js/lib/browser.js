@@ -1,0 +1,5 @@
+// twinrt-web for browsers and Web Workers.
+import { createApi } from './api.js';
+import { platform } from './browser-platform.js';
+
+export const { InferenceSession, Tensor, env, TwinrtError } = createApi(platform);

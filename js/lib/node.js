@@ -1,0 +1,5 @@
+// twinrt-web for Node.js.
+import { createApi } from './api.js';
+import { platform } from './node-platform.js';
+
+export const { InferenceSession, Tensor, env, TwinrtError } = createApi(platform);

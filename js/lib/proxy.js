@@ -1,0 +1,69 @@
+// Runs sessions in a worker (a Web Worker in browsers, worker_threads in Node) so that the
+// calling thread never blocks; same methods as LocalBackend.
+import { Tensor } from './tensor.js';
+import { TwinrtError } from './runtime.js';
+
+function revive(x) {
+  if (x === null || x === undefined) return null;
+  if (Array.isArray(x)) return x.map(revive);
+  return new Tensor(x.type, x.data, x.dims);
+}
+
+export class ProxyBackend {
+  constructor(platform, wasmSettings) {
+    this.worker = platform.createWorker();
+    this.pending = new Map();
+    this.nextCall = 1;
+    this.worker.onMessage(({ call, result, error }) => {
+      const p = this.pending.get(call);
+      this.pending.delete(call);
+      if (!this.pending.size && this.worker.busy) this.worker.busy(false);
+      if (error) p.reject(new TwinrtError(error.message, error.code));
+      else p.resolve(result);
+    });
+    this.post('init', { wasm: { ...wasmSettings, proxy: false } });
+  }
+
+  post(op, args) {
+    const call = this.nextCall++;
+    return new Promise((resolve, reject) => {
+      if (!this.pending.size && this.worker.busy) this.worker.busy(true);
+      this.pending.set(call, { resolve, reject });
+      this.worker.post({ call, op, args });
+    });
+  }
+
+  createSession(model, options) { return this.post('create', { model, options }); }
+
+  async run(id, feeds, fetches) {
+    const out = await this.post('run', { id, feeds: Object.fromEntries(Object.entries(feeds).map(([k, v]) => [k, plainValue(v)])), fetches });
+    return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, revive(v)]));
+  }
+
+  release(id) { return this.post('release', { id }); }
+}
+
+// The worker's side: a LocalBackend driven by messages. `port` has post() and onMessage().
+export function serveProxy(port, makeBackend) {
+  let backend = null;
+  port.onMessage(async ({ call, op, args }) => {
+    try {
+      let result;
+      if (op === 'init') backend = makeBackend(args.wasm);
+      else if (op === 'create') result = await backend.createSession(args.model, args.options);
+      else if (op === 'run') {
+        const out = await backend.run(args.id, Object.fromEntries(Object.entries(args.feeds).map(([k, v]) => [k, revive(v)])), args.fetches);
+        result = Object.fromEntries(Object.entries(out).map(([k, v]) => [k, plainValue(v)]));
+      } else if (op === 'release') result = await backend.release(args.id);
+      port.post({ call, result });
+    } catch (e) {
+      port.post({ call, error: { message: e.message, code: e.code } });
+    }
+  });
+}
+
+function plainValue(v) {
+  if (v === null) return null;
+  if (Array.isArray(v)) return v.map(plainValue);
+  return { type: v.type, data: v.data, dims: [...v.dims] };
+}

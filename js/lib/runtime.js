@@ -1,0 +1,154 @@
+// One instance of the WebAssembly module and the sessions in it, called synchronously.
+// The session API (session.js) uses it directly or through a worker (proxy.js).
+import { HeapScope, toValue, fromValue } from './marshal.js';
+import { STATUS_NAMES, TYPE_OF_CODE } from './dtypes.js';
+
+export class TwinrtError extends Error {
+  constructor(message, code) {
+    super(message);
+    this.name = 'TwinrtError';
+    this.code = code;
+  }
+}
+
+const oom = (m) => new TwinrtError(m, 'OUT_OF_MEMORY');
+let nextModelDir = 0;
+
+function ioMetadata(M, h, output, i) {
+  const name = M.UTF8ToString(M._twinrt_session_io_name(h, output, i));
+  const kind = M.UTF8ToString(M._twinrt_session_io_kind(h, output, i));
+  const type = TYPE_OF_CODE[M._twinrt_session_io_dtype(h, output, i)] || 'undefined';
+  const rank = M._twinrt_session_io_rank(h, output, i);
+  const shape = [];
+  for (let d = 0; d < rank; d++) {
+    const v = M._twinrt_session_io_dim(h, output, i, d);
+    shape.push(v >= 0 ? v : M.UTF8ToString(M._twinrt_session_io_dim_name(h, output, i, d)));
+  }
+  if (kind === 'tensor') return { name, isTensor: true, type, shape };
+  // twinrt also runs sequences and optionals: their element type (and, for an optional,
+  // whether it holds a tensor or a sequence) is reported too.
+  return { name, isTensor: false, kind, type, shape };
+}
+
+export class WasmRuntime {
+  // M: the instantiated module; info: { variant, simd, threads (pool size + 1) }.
+  constructor(M, info) {
+    this.M = M;
+    this.info = info;
+    this.sessions = new Map();
+    this.nextId = 1;
+    this.dead = null;  // the abort that killed the instance, if any
+    M._twinrt_init(Math.max(0, info.threads - 1));
+  }
+
+  // Every call into the module goes through here: a C++ error becomes a TwinrtError, an
+  // abort of the instance marks it dead (session.js then starts a new one).
+  call(fn) {
+    if (this.dead) throw new TwinrtError(`twinrt-web: the WebAssembly instance stopped: ${this.dead}`, 'ABORTED');
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof TwinrtError || e instanceof TypeError || e instanceof RangeError) throw e;
+      this.dead = e && e.message ? e.message : String(e);
+      throw new TwinrtError(`twinrt-web: the WebAssembly instance stopped: ${this.dead}`, 'ABORTED');
+    }
+  }
+
+  lastError() {
+    const M = this.M;
+    return new TwinrtError(M.UTF8ToString(M._twinrt_last_error()), STATUS_NAMES[M._twinrt_last_error_code()] || 'INTERNAL');
+  }
+
+  // model: Uint8Array. options: { mode, threads, dims: {name: n}, externalData: [{path, data: Uint8Array}] }
+  createSession(model, options) {
+    return this.call(() => {
+      const M = this.M;
+      const scope = new HeapScope(M, oom);
+      let opts = 0, dir = null;
+      try {
+        opts = M._twinrt_options_new(options.mode === 'reference' ? 1 : 0, options.threads || 0);
+        for (const [name, value] of Object.entries(options.dims || {}))
+          if (!M._twinrt_options_add_dim(opts, scope.string(name), Number(value))) throw this.lastError();
+        let h;
+        if (options.externalData && options.externalData.length) {
+          dir = `/twinrt-models/${nextModelDir++}`;
+          M.FS.mkdirTree(dir);
+          M.FS.writeFile(`${dir}/model.onnx`, model);
+          for (const { path, data } of options.externalData) {
+            const rel = String(path).replace(/^\.\//, '');
+            if (rel.startsWith('/') || rel.split('/').includes('..'))
+              throw new TwinrtError(`externalData path '${path}' must stay next to the model`, 'INVALID_ARGUMENT');
+            const parent = rel.split('/').slice(0, -1).join('/');
+            if (parent) M.FS.mkdirTree(`${dir}/${parent}`);
+            M.FS.writeFile(`${dir}/${rel}`, data);
+          }
+          h = M._twinrt_session_load(scope.string(`${dir}/model.onnx`), opts);
+        } else {
+          h = M._twinrt_session_create(scope.bytes(model), model.byteLength, opts);
+        }
+        if (!h) throw this.lastError();
+        const id = this.nextId++;
+        const nIn = M._twinrt_session_io_count(h, 0), nOut = M._twinrt_session_io_count(h, 1);
+        const inputMetadata = [], outputMetadata = [];
+        for (let i = 0; i < nIn; i++) inputMetadata.push(ioMetadata(M, h, 0, i));
+        for (let i = 0; i < nOut; i++) outputMetadata.push(ioMetadata(M, h, 1, i));
+        this.sessions.set(id, { h, inputMetadata });
+        return { id, inputMetadata, outputMetadata, threads: M._twinrt_session_threads(h) };
+      } finally {
+        if (opts) M._twinrt_options_free(opts);
+        if (dir) removeTree(M.FS, dir);
+        scope.free();
+      }
+    });
+  }
+
+  // feeds: {name: Tensor | Tensor[] | null}; fetches: names to return (all when empty).
+  run(id, feeds, fetches) {
+    return this.call(() => {
+      const M = this.M;
+      const s = this.sessions.get(id);
+      if (!s) throw new TwinrtError('twinrt-web: the session was released', 'INVALID_ARGUMENT');
+      const scope = new HeapScope(M, oom);
+      const f = M._twinrt_feeds_new();
+      let outs = 0;
+      try {
+        const meta = Object.fromEntries(s.inputMetadata.map((m) => [m.name, m]));
+        for (const [name, x] of Object.entries(feeds)) {
+          const m = meta[name];
+          const v = toValue(M, scope, x, m && { kind: m.isTensor ? 'tensor' : m.kind, innerKind: 'tensor', type: m.type }, () => { throw this.lastError(); });
+          M._twinrt_feeds_add(f, scope.string(name), v);
+        }
+        outs = M._twinrt_session_run(s.h, f);
+        if (!outs) throw this.lastError();
+        const result = {};
+        const n = M._twinrt_outputs_count(outs);
+        for (let i = 0; i < n; i++) {
+          const name = M.UTF8ToString(M._twinrt_outputs_name(outs, i));
+          if (!fetches || !fetches.length || fetches.includes(name)) result[name] = fromValue(M, M._twinrt_outputs_value(outs, i));
+        }
+        return result;
+      } finally {
+        if (outs) M._twinrt_outputs_free(outs);
+        M._twinrt_feeds_free(f);
+        scope.free();
+      }
+    });
+  }
+
+  release(id) {
+    const s = this.sessions.get(id);
+    if (!s) return;
+    this.sessions.delete(id);
+    if (!this.dead) this.M._twinrt_session_free(s.h);
+  }
+}
+
+function removeTree(FS, path) {
+  for (const name of FS.readdir(path)) {
+    if (name === '.' || name === '..') continue;
+    const p = `${path}/${name}`;
+    if (FS.isDir(FS.stat(p).mode)) removeTree(FS, p);
+    else FS.unlink(p);
+  }
+  FS.rmdir(path);
+}

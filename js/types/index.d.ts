@@ -1,0 +1,103 @@
+// Types of twinrt-web: the onnxruntime-web API shape (InferenceSession, Tensor, env) plus
+// twinrt's own session option `mode` and `session.runtime`.
+
+export declare namespace Tensor {
+  interface DataTypeMap {
+    float32: Float32Array; float64: Float64Array; float16: Uint16Array; bfloat16: Uint16Array;
+    int8: Int8Array; int16: Int16Array; int32: Int32Array; int64: BigInt64Array;
+    uint8: Uint8Array; uint16: Uint16Array; uint32: Uint32Array; uint64: BigUint64Array;
+    bool: Uint8Array; string: string[];
+  }
+  type Type = keyof DataTypeMap;
+  type DataType = DataTypeMap[Type];
+}
+
+export declare class Tensor<T extends Tensor.Type = Tensor.Type> {
+  constructor(type: T, data: Tensor.DataTypeMap[T] | readonly number[] | readonly bigint[] | readonly boolean[] | readonly string[], dims?: readonly number[]);
+  constructor(data: Tensor.DataType | Uint8ClampedArray | readonly string[] | readonly boolean[], dims?: readonly number[]);
+  readonly type: T;
+  readonly data: Tensor.DataTypeMap[T];
+  readonly dims: readonly number[];
+  readonly size: number;
+  readonly location: 'cpu';
+  getData(): Promise<Tensor.DataTypeMap[T]>;
+  dispose(): void;
+  reshape(dims: readonly number[]): Tensor<T>;
+}
+
+/** What run() accepts and returns per name: a tensor; for sequence inputs/outputs an array of
+ * tensors; for optional ones null when empty. */
+export type OnnxValue = Tensor | Tensor[] | null;
+
+export declare namespace InferenceSession {
+  type ExecutionProviderConfig = 'wasm' | 'cpu' | { name: 'wasm' | 'cpu' };
+
+  interface SessionOptions {
+    executionProviders?: readonly ExecutionProviderConfig[];
+    /** Threads for this session (bounded by env.wasm.numThreads). */
+    intraOpNumThreads?: number;
+    interOpNumThreads?: number;
+    /** Values for symbolic dimensions, e.g. { batch: 1 }. */
+    freeDimensionOverrides?: { readonly [dimensionName: string]: number };
+    /** Files the model's external-data initializers name (path relative to the model). */
+    externalData?: ReadonlyArray<{ path: string; data: Uint8Array | ArrayBuffer | string }>;
+    /** Accepted for compatibility; twinrt writes no log. */
+    logSeverityLevel?: 0 | 1 | 2 | 3 | 4;
+    /** Accepted for compatibility; twinrt always folds constants at load. */
+    graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'layout' | 'all';
+    /** twinrt: 'reference' accumulates in float64 and gives bit-identical outputs everywhere. */
+    mode?: 'default' | 'reference';
+  }
+
+  interface RunOptions { logSeverityLevel?: 0 | 1 | 2 | 3 | 4; tag?: string }
+
+  type FeedsType = { readonly [name: string]: OnnxValue };
+  type FetchesType = readonly string[] | { readonly [name: string]: OnnxValue | null };
+  type ReturnType = { readonly [name: string]: OnnxValue };
+
+  interface TensorValueMetadata { readonly name: string; readonly isTensor: true; readonly type: Tensor.Type; readonly shape: ReadonlyArray<number | string> }
+  interface NonTensorValueMetadata {
+    readonly name: string; readonly isTensor: false;
+    readonly kind: 'sequence' | 'optional' | 'map' | 'sparse_tensor' | 'unknown';
+    readonly type: Tensor.Type | 'undefined'; readonly shape: ReadonlyArray<number | string>;
+  }
+  type ValueMetadata = TensorValueMetadata | NonTensorValueMetadata;
+
+  /** twinrt's own: the build running the session. */
+  interface RuntimeInfo { readonly variant: 'simd-threaded' | 'simd' | 'threaded' | 'baseline'; readonly simd: boolean; readonly threads: number }
+}
+
+export declare class InferenceSession {
+  static create(uriOrBuffer: string | URL | ArrayBufferLike | Uint8Array, options?: InferenceSession.SessionOptions): Promise<InferenceSession>;
+  static create(buffer: ArrayBufferLike, byteOffset: number, byteLength?: number, options?: InferenceSession.SessionOptions): Promise<InferenceSession>;
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  readonly inputMetadata: readonly InferenceSession.ValueMetadata[];
+  readonly outputMetadata: readonly InferenceSession.ValueMetadata[];
+  readonly runtime: InferenceSession.RuntimeInfo;
+  run(feeds: InferenceSession.FeedsType, options?: InferenceSession.RunOptions): Promise<InferenceSession.ReturnType>;
+  run(feeds: InferenceSession.FeedsType, fetches: InferenceSession.FetchesType, options?: InferenceSession.RunOptions): Promise<InferenceSession.ReturnType>;
+  release(): Promise<void>;
+  startProfiling(): void;
+  endProfiling(): void;
+}
+
+export interface Env {
+  wasm: {
+    /** 0: half the hardware threads, at most 4. Threads need SharedArrayBuffer (Node, or a cross-origin isolated page). */
+    numThreads?: number;
+    simd?: boolean;
+    /** URL prefix of the package's dist/ folder. */
+    wasmPaths?: string;
+    /** Run sessions in a Web Worker (browser) or worker_threads (Node). */
+    proxy?: boolean;
+  };
+  logLevel?: 'verbose' | 'info' | 'warning' | 'error' | 'fatal';
+  readonly versions: { readonly web: string };
+}
+export declare const env: Env;
+
+/** The error run() and create() reject with; message is twinrt's own. */
+export declare class TwinrtError extends Error {
+  readonly code: 'INVALID_MODEL' | 'INVALID_ARGUMENT' | 'NOT_IMPLEMENTED' | 'IO_ERROR' | 'OUT_OF_MEMORY' | 'INTERNAL' | 'UNAVAILABLE' | 'ABORTED';
+}
