@@ -48,7 +48,7 @@ Result<parity::Report> run_localize(const ParityFlags& f) {
   report.tool_version = kVersion;
   report.inputs = set.description + (set.cases.size() > 1 ? " (first case)" : "");
   report.preprocessing = set.preprocessing;
-  for (const auto& p : planned) report.engines.push_back({p.label, p.engine, p.model, true, "", 0});
+  for (const auto& p : planned) report.engines.push_back({p.label, p.engine + " (every intermediate exposed)", p.model, true, "", 0});
   return report;
 }
 

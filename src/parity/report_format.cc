@@ -148,7 +148,9 @@ const LayerEntry* first_divergence_layer(const Report& report) {
 
 std::vector<const LayerEntry*> layers_by_own_over_budget(const Report& report) {
   std::vector<const LayerEntry*> ranked;
-  for (const LayerEntry& layer : report.layers) ranked.push_back(&layer);
+  // Nodes that agree exactly on their own are not suspects; listing them only adds noise.
+  for (const LayerEntry& layer : report.layers)
+    if (layer.own_error != 0) ranked.push_back(&layer);
   std::stable_sort(ranked.begin(), ranked.end(), [](const LayerEntry* a, const LayerEntry* b) {
     const bool a_measured = !(a->own_error < 0), b_measured = !(b->own_error < 0);
     if (a_measured != b_measured) return a_measured;

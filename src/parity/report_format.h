@@ -42,7 +42,8 @@ Check::Bound bound_for_metric(const Verdict& verdict, const std::string& metric)
 // <tensor>"), or nullptr.
 const LayerEntry* first_divergence_layer(const Report& report);
 
-// Layers ordered by own_over_budget, largest first; unmeasured own errors (negative) last.
+// Layers with a nonzero own error, ordered by own_over_budget, largest first; unmeasured
+// own errors (negative) last.
 std::vector<const LayerEntry*> layers_by_own_over_budget(const Report& report);
 
 // "1x3x224x224"; "scalar" for rank 0.
