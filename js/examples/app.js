@@ -57,7 +57,8 @@ function showModel() {
       if (typeof d === 'number') dims.append(`${i ? ' × ' : ''}${d}`);
       else {
         const input = document.createElement('input');
-        Object.assign(input, { type: 'number', min: 1, value: 1, title: d || 'dynamic dimension' });
+        // Batch-like first axes default to 1, other dynamic axes (image sizes, lengths) to 64.
+        Object.assign(input, { type: 'number', min: 1, value: i === 0 ? 1 : 64, title: d || 'dynamic dimension' });
         input.dataset.dim = i;
         dims.append(i ? ' × ' : '', `${d || '?'}=`, input);
       }

@@ -92,6 +92,8 @@ test('twinrt-web in Chromium', { skip: !fs.existsSync(CHROMIUM) && `${CHROMIUM} 
     await page.click('#load');
     await page.waitForSelector('#io:not([hidden])');
     assert.strictEqual(await page.textContent('#inputs tbody tr td:nth-child(2)'), 'float32');
+    await page.fill('#inputs input[data-dim="2"]', '48');
+    await page.fill('#inputs input[data-dim="3"]', '192');
     await page.click('#run');
     await page.waitForSelector('#results:not([hidden])', { timeout: 60000 });
     const stats = await page.$$eval('#stats dd', (dds) => Object.fromEntries(dds.map((d) => [d.dataset.stat, d.textContent])));
