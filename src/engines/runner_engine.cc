@@ -14,6 +14,7 @@
 #include "engines/child_process.h"
 #include "engines/engine_factories.h"
 #include "io/npy.h"
+#include "io/temp_dir.h"
 
 #ifndef TWINRT_SOURCE_DIR
 #define TWINRT_SOURCE_DIR "."
@@ -42,29 +43,10 @@ Result<double> command_timeout(const EngineOptions& options) {
   return seconds;
 }
 
-// A folder under $TMPDIR that lives as long as the engine.
-class TempDir {
- public:
-  static Result<std::unique_ptr<TempDir>> create() {
-    std::string pattern = (fs::temp_directory_path() / "twinrt-engine-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) return io_error("cannot create a temporary folder " + pattern);
-    return std::unique_ptr<TempDir>(new TempDir(pattern));
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  explicit TempDir(std::string path) : path_(std::move(path)) {}
-  std::string path_;
-};
-
 class RunnerEngine : public Engine {
  public:
   RunnerEngine(std::string name, double timeout_s, std::unique_ptr<ChildProcess> child,
-               std::unique_ptr<TempDir> dir)
+               std::unique_ptr<io::TempDir> dir)
       : name_(std::move(name)), timeout_s_(timeout_s), child_(std::move(child)), dir_(std::move(dir)) {}
 
   ~RunnerEngine() override {
@@ -169,7 +151,7 @@ class RunnerEngine : public Engine {
   std::string name_;
   double timeout_s_;
   std::unique_ptr<ChildProcess> child_;
-  std::unique_ptr<TempDir> dir_;
+  std::unique_ptr<io::TempDir> dir_;
   std::string description_;
   std::vector<std::string> output_names_;
 };
@@ -190,7 +172,7 @@ Result<std::unique_ptr<Engine>> start_runner_engine(const std::string& name, con
   if (!child)
     return Status(StatusCode::kUnavailable, name + ": " + child.status().message() +
                                                 "; install Node.js: apt-get install nodejs (or set TWINRT_NODE)");
-  ASSIGN_OR_RETURN(auto dir, TempDir::create());
+  ASSIGN_OR_RETURN(auto dir, io::TempDir::create("twinrt-engine"));
   auto engine = std::make_unique<RunnerEngine>(name, timeout_s, std::move(*child), std::move(dir));
   TRY(engine->await_start());
   return std::unique_ptr<Engine>(std::move(engine));
