@@ -87,6 +87,21 @@ test('localize between twinrt and ort on rec finds no node over its float budget
   assert.match(r.out, /no divergence/);
 });
 
+test('reference mode is bit-identical natively, in WebAssembly under Node.js and in Chromium', () => {
+  const json = path.join(work, 'wasm.json');
+  const r = twinrt(['compare', models.rec, '--engines', 'twinrt-ref,twinrt-wasm-ref,twinrt-browser-ref,twinrt-wasm',
+                    ...runs.rec, '--json', json]);
+  assert.strictEqual(r.code, 0, r.out + r.err);
+  const report = JSON.parse(fs.readFileSync(json, 'utf8'));
+  for (const e of report.engines) assert.ok(e.ok, `${e.name}: ${e.error}`);
+  const byEngine = Object.fromEntries(report.outputs.map((o) => [o.engine, o.metrics]));
+  for (const e of ['twinrt-wasm-ref', 'twinrt-browser-ref']) {
+    assert.strictEqual(byEngine[e].max_abs, 0, e);
+    assert.strictEqual(byEngine[e].max_ulp, 0, e);
+  }
+  assert.ok(byEngine['twinrt-wasm'].max_abs < 1e-4);  // default mode: float32 noise
+});
+
 test('the real compare and localize reports open in headless chromium without errors', (t) => {
   const pages = ['det.html', 'rec.html', 'localize.html'].map((f) => path.join(work, f)).filter((f) => fs.existsSync(f));
   assert.strictEqual(pages.length, 3, 'the tests above wrote the reports');

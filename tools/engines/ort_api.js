@@ -24,6 +24,7 @@ async function openSession(api, modelPath, sessionOptions) {
   return {
     inputNames: session.inputNames,
     outputNames: session.outputNames,
+    runtime: session.runtime,  // twinrt-web only: the build that runs (variant, simd, threads)
     async run(feeds, outputNames) {
       const results = await session.run(toFeeds(feeds), outputNames);
       return Object.fromEntries(outputNames.map((n) => [n, { type: results[n].type, dims: results[n].dims, data: results[n].data }]));

@@ -42,7 +42,7 @@ async function handle(state, msg) {
       if (state.model) await state.model.close();
       state.model = null;
       state.model = await state.backend.load(msg.model);
-      return { ok: true, description: state.backend.description, inputNames: state.model.inputNames,
+      return { ok: true, description: state.model.description || state.backend.description, inputNames: state.model.inputNames,
                outputNames: state.model.outputNames };
     }
     case 'run': {

@@ -8,6 +8,10 @@ const BACKENDS = {
   'ort-web': (options) => require('./ort_web').start(options),
   'ort-browser': (options) => require('./ort_browser').start(options, { webgpu: false }),
   'ort-browser-webgpu': (options) => require('./ort_browser').start(options, { webgpu: true }),
+  'twinrt-wasm': (options) => require('./twinrt_wasm').startNode(options, 'default'),
+  'twinrt-wasm-ref': (options) => require('./twinrt_wasm').startNode(options, 'reference'),
+  'twinrt-browser': (options) => require('./twinrt_wasm').startBrowser(options, 'default'),
+  'twinrt-browser-ref': (options) => require('./twinrt_wasm').startBrowser(options, 'reference'),
 };
 
 module.exports = { BACKENDS };
