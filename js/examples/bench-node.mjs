@@ -2,6 +2,7 @@
 // Times twinrt-web under Node on one model: session creation (with the module's first load),
 // the first run and the median of warm runs, on seeded uniform float inputs.
 //   node js/examples/bench-node.mjs MODEL [--runs N] [--mode default|reference] [--threads N] [--dim NAME=V]...
+//        [--simd false] [--wasm-paths DIR]
 import fs from 'node:fs';
 import { InferenceSession, Tensor, env } from '../lib/node.js';
 
@@ -14,6 +15,8 @@ for (let i = 0; i < args.length; i++) {
   else if (a === '--mode') opt.mode = args[++i];
   else if (a === '--threads') opt.threads = Number(args[++i]);
   else if (a === '--dim') { const [k, v] = args[++i].split('='); opt.dims[k] = Number(v); }
+  else if (a === '--simd') env.wasm.simd = args[++i] !== 'false';
+  else if (a === '--wasm-paths') env.wasm.wasmPaths = args[++i];
   else model = a;
 }
 if (!model) { console.error('usage: bench-node.mjs MODEL [--runs N] [--mode M] [--threads N] [--dim NAME=V]...'); process.exit(2); }

@@ -26,6 +26,6 @@ export function chooseVariant(wasm, isNode, hardwareThreads) {
     ? wasm.numThreads
     : Math.max(1, Math.min(4, Math.ceil(hardwareThreads / 2)));
   if (threads > 1 && !threadsSupported(isNode)) threads = 1;
-  const variant = `${simd ? 'simd' : 'baseline'}${threads > 1 ? '-threaded' : ''}`;
-  return { variant: variant === 'baseline-threaded' ? 'threaded' : variant, simd, threads };
+  const names = { 'true,true': 'simd-threaded', 'true,false': 'simd', 'false,true': 'threaded', 'false,false': 'baseline' };
+  return { variant: names[`${simd},${threads > 1}`], simd, threads };
 }

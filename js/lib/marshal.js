@@ -7,7 +7,8 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 // Heap views are made afresh for every use: the memory may have grown since the last one.
-export function heap(M) { return (M.wasmMemory || M.asm.memory).buffer; }
+// Threaded builds export the (shared) memory; the others refresh Module.HEAPU8 as it grows.
+export function heap(M) { return M.wasmMemory ? M.wasmMemory.buffer : M.HEAPU8.buffer; }
 
 export class HeapScope {
   constructor(M, oomError) { this.M = M; this.ptrs = []; this.oomError = oomError; }
@@ -50,11 +51,11 @@ function tensorValue(M, scope, t, fail) {
   return v;
 }
 
-// meta: the input's metadata (kind decides how arrays and null are read).
+// meta: { kind, type } of the input (an optional wraps what it is given; arrays are sequences).
 export function toValue(M, scope, x, meta, fail) {
   if (meta && meta.kind === 'optional') {
     if (x === null || x === undefined) return M._twinrt_value_optional(0);
-    return M._twinrt_value_optional(toValue(M, scope, x, { ...meta, kind: meta.innerKind }, fail));
+    return M._twinrt_value_optional(toValue(M, scope, x, { ...meta, kind: 'tensor' }, fail));
   }
   if (Array.isArray(x)) {
     const elemType = x.length ? x[0].type : meta?.type;

@@ -115,7 +115,7 @@ export class WasmRuntime {
         const meta = Object.fromEntries(s.inputMetadata.map((m) => [m.name, m]));
         for (const [name, x] of Object.entries(feeds)) {
           const m = meta[name];
-          const v = toValue(M, scope, x, m && { kind: m.isTensor ? 'tensor' : m.kind, innerKind: 'tensor', type: m.type }, () => { throw this.lastError(); });
+          const v = toValue(M, scope, x, m && { kind: m.isTensor ? 'tensor' : m.kind, type: m.type }, () => { throw this.lastError(); });
           M._twinrt_feeds_add(f, scope.string(name), v);
         }
         outs = M._twinrt_session_run(s.h, f);
