@@ -14,7 +14,10 @@ import { ROOT, nativeAvailable, runNative, nativeOutput, sameBits } from './nati
 const DATA = process.env.TWINRT_TESTDATA || '/usr/share/libonnx-testdata/data';
 const SUITES = ['node', 'pytorch-converted', 'pytorch-operator', 'simple'];
 const FILTER = process.env.TWINRT_CONFORMANCE_FILTER || '';
+// Which variant runs the suite: TWINRT_WASM_THREADS=4 picks a threaded build, TWINRT_WASM_SIMD=0 one
+// without SIMD128 (ctest runs the default: SIMD, one thread).
 env.wasm.numThreads = Number(process.env.TWINRT_WASM_THREADS || 1);
+env.wasm.simd = process.env.TWINRT_WASM_SIMD !== '0';
 
 function expectations(mode) {
   const listed = new Set();
