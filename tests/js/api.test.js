@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { InferenceSession, Tensor, env, TwinrtError } from '../../js/lib/node.js';
-import { makeModel } from './make-model.js';
+import { makeModel, tensorBytes } from './make-model.js';
 import { ROOT } from './native.js';
 
 env.wasm.numThreads = 1;
@@ -105,6 +105,20 @@ test('running out of WebAssembly memory rejects and the instance keeps working',
   const ok = await s.run({ x, shape: new Tensor('int64', [3n], [1]) });
   assert.deepStrictEqual([...ok.z.data], [3, 3, 3]);
   await s.release();
+});
+
+test('externalData: initializers stored next to the model', async () => {
+  const weights = { name: 'b', type: 'float32', dims: [3], values: [10, 20, 30], external: 'weights/b.bin' };
+  const model = makeModel({
+    inputs: [{ name: 'x', type: 'float32', dims: [3] }], outputs: [{ name: 'y', type: 'float32', dims: [3] }],
+    initializers: [weights], nodes: [{ op: 'Add', inputs: ['x', 'b'], outputs: ['y'] }],
+  });
+  await assert.rejects(InferenceSession.create(model), /tensor 'b': tensor uses external data, but the model was not loaded from a file/);
+  const s = await InferenceSession.create(model, { externalData: [{ path: 'weights/b.bin', data: tensorBytes(weights) }] });
+  const out = await s.run({ x: new Tensor('float32', new Float32Array([1, 2, 3]), [3]) });
+  assert.deepStrictEqual([...out.y.data], [11, 22, 33]);
+  await s.release();
+  await assert.rejects(InferenceSession.create(model, { externalData: [{ path: '../b.bin', data: tensorBytes(weights) }] }), /must stay next to the model/);
 });
 
 test('two sessions run concurrently', async () => {

@@ -38,12 +38,19 @@ function node(n) {
     ...str(4, n.op), ...Object.entries(n.attrs || {}).flatMap((a) => bytesField(5, attribute(a)))];
 }
 
-// initializers: [{ name, type: 'float32' | 'int64', dims, values }]
+// initializers: [{ name, type: 'float32' | 'int64', dims, values, external? }]; with
+// `external: 'file.bin'` the values are left out of the model (see tensorBytes) and the
+// initializer points at the whole file.
+export function tensorBytes(t) {
+  const data = t.type === 'int64' ? BigInt64Array.from(t.values, BigInt) : Float32Array.from(t.values);
+  return new Uint8Array(data.buffer);
+}
 function initializer(t) {
-  const Ctor = t.type === 'int64' ? BigInt64Array : Float32Array;
-  const data = t.type === 'int64' ? Ctor.from(t.values, BigInt) : Ctor.from(t.values);
-  return [...t.dims.flatMap((d) => int(1, d)), ...int(2, TYPES[t.type]), ...str(8, t.name),
-    ...bytesField(9, [...new Uint8Array(data.buffer)])];
+  const head = [...t.dims.flatMap((d) => int(1, d)), ...int(2, TYPES[t.type]), ...str(8, t.name)];
+  if (!t.external) return [...head, ...bytesField(9, [...tensorBytes(t)])];
+  const entry = (k, v) => bytesField(13, [...str(1, k), ...str(2, v)]);
+  return [...head, ...entry('location', t.external), ...entry('offset', '0'),
+    ...entry('length', String(tensorBytes(t).length)), ...int(14, 1)];
 }
 
 // { inputs: [{name, type, dims}], outputs: [...], nodes: [{op, inputs, outputs, attrs}],
