@@ -161,6 +161,9 @@ int64_t reduction_length(const ir::Node& node, const std::vector<OperandView>& i
     const ir::Attribute* k = node.attr("kernel_shape");
     return k ? product(k->ints, 0, k->ints.size()) : 1;
   }
+  // (x - mean) / sqrt(var + eps) * scale + bias: a chain of about four roundings, which
+  // engines fold differently (ONNX Runtime into one scale and shift), so count it as four terms.
+  if (op == "BatchNormalization") return 4;
   if (op == "LRN") return std::max<int64_t>(int_attr(node, "size", 1), 1);
   if (op == "Resize" || op == "Upsample") return string_attr(node, "mode") == "cubic" ? 16 : 4;
   if (op == "Sum" || op == "Mean") return std::max<int64_t>(static_cast<int64_t>(inputs.size()), 1);
