@@ -103,7 +103,8 @@ std::string describe(const InputSpec& spec, size_t case_count,
                      const std::vector<std::string>& random_inputs) {
   std::vector<std::string> parts;
   if (!spec.cases_dir.empty()) parts.push_back(std::to_string(case_count) + " cases from " + spec.cases_dir);
-  if (!spec.images.empty()) parts.push_back(std::to_string(spec.images.size()) + " image(s) preprocessed");
+  if (spec.images.size() == 1) parts.push_back("image " + spec.images.front());
+  else if (!spec.images.empty()) parts.push_back(std::to_string(spec.images.size()) + " images, first " + spec.images.front());
   if (!spec.test_data_dir.empty()) parts.push_back("test data " + spec.test_data_dir);
   for (const std::string& f : spec.files) parts.push_back(f);
   if (!random_inputs.empty()) {
