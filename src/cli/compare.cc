@@ -2,17 +2,13 @@
 // the same inputs through each run, every output against the baseline's under a policy.
 // Exit 0 when every output passes, 1 on a mismatch or an engine that rejects the model,
 // 2 on bad flags, unreadable inputs or an engine that is not installed. See docs/parity.md.
-#include <filesystem>
-
 #include "cli/command.h"
 #include "cli/compare_flags.h"
 #include "cli/exit_status.h"
 #include "cli/version.h"
-#include "onnx/loader.h"
 #include "parity/comparison.h"
 #include "parity/expected_outputs.h"
 #include "parity/preprocess_check.h"
-#include "runtime/session_impl.h"
 
 namespace twinrt::cli {
 namespace {
@@ -42,20 +38,6 @@ Result<parity::PolicySet> load_policies(const CompareFlags& f) {
   return set;
 }
 
-struct ModelIo {
-  std::vector<IoInfo> inputs;
-  std::vector<std::string> outputs;
-};
-
-Result<ModelIo> model_io(const std::string& path) {
-  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path));
-  ModelIo io;
-  for (const auto& v : model.graph->inputs)
-    if (!model.graph->initializers.count(v.name)) io.inputs.push_back(io_info(v));
-  for (const auto& v : model.graph->outputs) io.outputs.push_back(v.name);
-  return io;
-}
-
 Status check_same_interface(const ModelIo& a, const ModelIo& b, const ParityFlags& f) {
   if (a.outputs != b.outputs)
     return invalid_argument(f.models[1] + " has other outputs than " + f.models[0] +
@@ -78,12 +60,12 @@ int exit_code(const parity::Report& report, const std::vector<parity::EngineRun>
 int compare(const CompareFlags& f) {
   auto planned = plan_runs(f.parity, f.baseline);
   if (!planned) return report_error(planned.status());
-  auto options = engine_options(f.parity, "all");
+  auto spec = to_input_spec(f.parity.inputs);
+  if (!spec) return report_error(spec.status());
+  auto options = engine_options(f.parity, "all", *spec);
   if (!options) return report_error(options.status());
   auto policies = load_policies(f);
   if (!policies) return report_error(policies.status());
-  auto spec = to_input_spec(f.parity.inputs);
-  if (!spec) return report_error(spec.status());
   if (f.preprocess_check && spec->images.empty())
     return report_error(invalid_argument("--preprocess-check needs an --image and a --preprocess spec"));
 

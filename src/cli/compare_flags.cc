@@ -5,6 +5,8 @@
 
 #include "cli/bench_engines.h"
 #include "io/file_io.h"
+#include "onnx/loader.h"
+#include "runtime/session_impl.h"
 
 namespace twinrt::cli {
 
@@ -69,7 +71,8 @@ Result<std::vector<PlannedRun>> plan_runs(const ParityFlags& f, const std::strin
   return runs;
 }
 
-Result<engines::EngineOptions> engine_options(const ParityFlags& f, const std::string& default_optimization) {
+Result<engines::EngineOptions> engine_options(const ParityFlags& f, const std::string& default_optimization,
+                                              const parity::InputSpec& spec) {
   if (f.threads < 0) return invalid_argument("--threads must be >= 0, got " + std::to_string(f.threads));
   engines::EngineOptions o;
   o.threads = f.threads;
@@ -78,9 +81,17 @@ Result<engines::EngineOptions> engine_options(const ParityFlags& f, const std::s
   if (std::none_of(std::begin(kLevels), std::end(kLevels), [&](const char* l) { return o.graph_optimization == l; }))
     return invalid_argument("--graph-optimization must be disabled, basic, extended or all, got '" +
                             o.graph_optimization + "'");
-  ASSIGN_OR_RETURN(parity::InputSpec spec, to_input_spec(f.inputs));
   o.dim_overrides = spec.dims;
   return o;
+}
+
+Result<ModelIo> model_io(const std::string& path) {
+  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path));
+  ModelIo io;
+  for (const auto& v : model.graph->inputs)
+    if (!model.graph->initializers.count(v.name)) io.inputs.push_back(io_info(v));
+  for (const auto& v : model.graph->outputs) io.outputs.push_back(v.name);
+  return io;
 }
 
 Status emit_report(const parity::Report& report, const ParityFlags& f) {

@@ -36,7 +36,17 @@ struct PlannedRun {
 // `baseline` (may be empty) moves that engine first. Unknown engine names are refused.
 Result<std::vector<PlannedRun>> plan_runs(const ParityFlags& f, const std::string& baseline);
 
-Result<engines::EngineOptions> engine_options(const ParityFlags& f, const std::string& default_optimization);
+// Threads, graph optimization and the symbolic dims of `spec` as engine options.
+Result<engines::EngineOptions> engine_options(const ParityFlags& f, const std::string& default_optimization,
+                                              const parity::InputSpec& spec);
+
+// A model's fed inputs (graph inputs that are not initializers) and output names, read
+// without compiling it: an engine other than twinrt may run models twinrt cannot.
+struct ModelIo {
+  std::vector<IoInfo> inputs;
+  std::vector<std::string> outputs;
+};
+Result<ModelIo> model_io(const std::string& path);
 
 // Prints the terminal table and writes the JSON and HTML reports when asked.
 Status emit_report(const parity::Report& report, const ParityFlags& f);

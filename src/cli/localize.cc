@@ -8,29 +8,19 @@
 #include "cli/exit_status.h"
 #include "cli/version.h"
 #include "io/temp_dir.h"
-#include "onnx/loader.h"
 #include "parity/localization.h"
-#include "runtime/session_impl.h"
 
 namespace twinrt::cli {
 namespace {
-
-Result<std::vector<IoInfo>> model_inputs(const std::string& path) {
-  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path));
-  std::vector<IoInfo> inputs;
-  for (const auto& v : model.graph->inputs)
-    if (!model.graph->initializers.count(v.name)) inputs.push_back(io_info(v));
-  return inputs;
-}
 
 Result<parity::Report> run_localize(const ParityFlags& f) {
   ASSIGN_OR_RETURN(auto planned, plan_runs(f, ""));
   if (planned.size() != 2)
     return invalid_argument("localize compares exactly two runs; --engines lists " + std::to_string(planned.size()));
-  ASSIGN_OR_RETURN(auto options, engine_options(f, "disabled"));
   ASSIGN_OR_RETURN(auto spec, to_input_spec(f.inputs));
-  ASSIGN_OR_RETURN(auto inputs, model_inputs(planned[0].model));
-  ASSIGN_OR_RETURN(auto set, parity::build_input_set(inputs, spec));
+  ASSIGN_OR_RETURN(auto options, engine_options(f, "disabled", spec));
+  ASSIGN_OR_RETURN(ModelIo io, model_io(planned[0].model));
+  ASSIGN_OR_RETURN(auto set, parity::build_input_set(io.inputs, spec));
   ASSIGN_OR_RETURN(auto dir, io::TempDir::create("twinrt-localize"));
   parity::LocalizeSetup setup;
   setup.model_a = planned[0].model;
