@@ -101,10 +101,7 @@ Result<OwnErrorModel> build_own_error_model(ir::Model model, const std::map<std:
     bool complete = true;
     for (const auto& r : reads)
       if (produced.count(r) && !values.count(r)) complete = false;
-    if (!complete) {
-      out.skipped_nodes.push_back(node_label(node, i));
-      continue;
-    }
+    if (!complete) continue;
     for (const auto& r : reads)
       if (produced.count(r)) fed.insert(r);
     for (auto& o : node.outputs) {

@@ -39,12 +39,11 @@ Result<ExposedModel> expose_intermediates(ir::Model model);
 // reads that another node produces becomes a graph input, typed from `values` (the other
 // engine's tensors). Running it with those values as feeds gives each node's output from
 // the other engine's inputs in one run. Nodes reading a value missing from `values` are
-// dropped; their names are returned in `skipped`.
+// dropped (localize then reports their own error as not measured).
 struct OwnErrorModel {
   ir::Model model;
   std::vector<std::string> feeds;         // value names to feed, taken from `values`
   std::vector<std::string> outputs;       // "<tensor>::own" outputs
-  std::vector<std::string> skipped_nodes;
 };
 Result<OwnErrorModel> build_own_error_model(ir::Model model, const std::map<std::string, Tensor>& values);
 
