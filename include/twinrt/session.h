@@ -19,16 +19,35 @@
 
 namespace twinrt {
 
-// default: float32 arithmetic, fastest kernels.
+// default: float32 arithmetic, fastest kernels (fused multiply-add, any order the
+//   kernel likes): results may differ in the last bits between CPUs.
+// exact: fast float32 kernels with one fixed operation sequence per output element (no
+//   fused multiply-add): bit-identical across x86 tiers, thread counts and WebAssembly.
 // reference: reductions and matrix products accumulate in float64 and round once; own
-// math functions; bit-identical across machines, thread counts and WebAssembly.
-enum class Mode { kDefault, kReference };
+//   math functions; bit-identical across machines, thread counts and WebAssembly.
+// docs/numerics.md states the contract of each.
+enum class Mode { kDefault, kReference, kExact };
 const char* mode_name(Mode m);
 Result<Mode> parse_mode(const std::string& name);
+
+// Which instruction-set tier the fast kernels use. kAuto: the best the CPU supports, or
+// the TWINRT_ISA environment variable (avx512, avx2, scalar) when set.
+enum class Isa { kAuto, kScalar, kAvx2, kAvx512 };
+const char* isa_name(Isa isa);
+Result<Isa> parse_isa(const std::string& name);
+
+// Graph passes at load (like ONNX Runtime's graph optimization levels): none; basic,
+// the passes that keep every bit (fusing activations into the kernel before them); all,
+// also those that change values in the last bits (run in default mode only).
+enum class OptimizationLevel { kNone, kBasic, kAll };
+const char* optimization_name(OptimizationLevel level);
+Result<OptimizationLevel> parse_optimization(const std::string& name);
 
 struct SessionOptions {
   Mode mode = Mode::kDefault;
   int threads = 1;  // intra-op threads; 0 = all hardware threads
+  Isa isa = Isa::kAuto;  // asking for a tier the CPU lacks fails the load
+  OptimizationLevel optimization = OptimizationLevel::kAll;
   // Values for symbolic dimensions ("batch" -> 1), used for shape inference at load.
   std::map<std::string, int64_t> dim_overrides;
 };

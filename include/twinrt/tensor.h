@@ -79,6 +79,9 @@ class Tensor {
   // Allocates a zero-filled tensor. Fails on negative dims, size overflow or when the
   // allocation is refused (never throws).
   static Result<Tensor> create(DataType dtype, std::vector<int64_t> shape);
+  // The same without the zero fill: the contents are unspecified until written. For
+  // kernels that write every element (string tensors are still constructed empty).
+  static Result<Tensor> create_for_overwrite(DataType dtype, std::vector<int64_t> shape);
   // Wraps existing storage (e.g. a memory-mapped initializer). No copy.
   static Result<Tensor> view(DataType dtype, std::vector<int64_t> shape,
                              std::shared_ptr<Storage> storage, size_t byte_offset);

@@ -136,6 +136,7 @@ int bench_engines(const BenchEnginesFlags& f) {
   engines::EngineOptions engine_options;
   engine_options.threads = options->threads;
   engine_options.dim_overrides = options->dim_overrides;
+  engine_options.isa = options->isa;
   if (!f.graph_optimization.empty()) engine_options.graph_optimization = f.graph_optimization;
 
   std::vector<Contender> all;

@@ -5,7 +5,13 @@
 namespace twinrt::cli {
 
 void add_session_flags(CLI::App* command, SessionFlags& flags) {
-  command->add_option("--mode", flags.mode, "default (float32 arithmetic) or reference (float64 accumulation)")
+  command->add_option("--mode", flags.mode,
+                      "default (fastest), exact (fast, bit-identical everywhere) or reference (float64 accumulation)")
+      ->capture_default_str();
+  command->add_option("--isa", flags.isa, "kernel tier: auto, avx512, avx2 or scalar (also $TWINRT_ISA)")
+      ->capture_default_str();
+  command->add_option("--optimization", flags.optimization,
+                      "graph passes: none, basic (bit-preserving) or all (also value-changing, default mode only)")
       ->capture_default_str();
   command->add_option("--threads", flags.threads, "intra-op threads; 0 = all hardware threads")
       ->capture_default_str();
@@ -35,6 +41,12 @@ Result<SessionOptions> to_session_options(const SessionFlags& flags) {
   auto mode = parse_mode(flags.mode);
   if (!mode) return mode.status().with_context("--mode: ");
   options.mode = *mode;
+  auto isa = parse_isa(flags.isa);
+  if (!isa) return isa.status().with_context("--isa: ");
+  options.isa = *isa;
+  auto level = parse_optimization(flags.optimization);
+  if (!level) return level.status().with_context("--optimization: ");
+  options.optimization = *level;
   if (flags.threads < 0)
     return invalid_argument("--threads must be >= 0 (0 = all hardware threads), got " +
                             std::to_string(flags.threads));

@@ -1,5 +1,5 @@
-// Flags shared by the commands that create a Session (run, bench): --mode, --threads,
-// --dim NAME=VALUE.
+// Flags shared by the commands that create a Session (run, bench): --mode, --isa,
+// --optimization, --threads, --dim NAME=VALUE.
 #pragma once
 
 #include <string>
@@ -14,6 +14,8 @@ namespace twinrt::cli {
 
 struct SessionFlags {
   std::string mode = "default";
+  std::string isa = "auto";
+  std::string optimization = "all";
   int threads = 1;
   std::vector<std::string> dims;  // NAME=VALUE
 };

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "twinrt/status.h"
+#include "twinrt/session.h"
 #include "twinrt/tensor.h"
 
 namespace twinrt::engines {
@@ -21,6 +22,7 @@ struct EngineOptions {
   // localize sets "disabled" so every intermediate keeps its name and its own rounding.
   std::string graph_optimization = "all";
   std::map<std::string, int64_t> dim_overrides;  // symbolic dim -> value
+  Isa isa = Isa::kAuto;  // twinrt's native engines: the kernels' instruction-set tier
   // Engines in another process: the longest wait for one answer (start, load, a run, a
   // timing batch) before the engine is declared hung and stopped. $TWINRT_ENGINE_TIMEOUT_S
   // overrides it.

@@ -24,10 +24,15 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// The engines in this process, by mode.
+const std::vector<std::pair<std::string, Mode>> kNativeEngines = {
+    {"twinrt", Mode::kDefault}, {"twinrt-exact", Mode::kExact}, {"twinrt-ref", Mode::kReference}};
+
 }  // namespace
 
 std::vector<std::string> engine_names() {
-  std::vector<std::string> names = {"twinrt", "twinrt-ref"};
+  std::vector<std::string> names;
+  for (const auto& [name, mode] : kNativeEngines) names.push_back(name);
   names.insert(names.end(), kRunnerEngines.begin(), kRunnerEngines.end());
   return names;
 }
@@ -37,8 +42,18 @@ Result<std::unique_ptr<Engine>> make_engine(const std::string& name, const Engin
   if (!contains(kGraphOptimizationLevels, options.graph_optimization))
     return invalid_argument("unknown graph optimization level '" + options.graph_optimization + "' (expected " +
                             joined(kGraphOptimizationLevels) + ")");
-  if (name == "twinrt") return make_twinrt_engine(name, Mode::kDefault, options);
-  if (name == "twinrt-ref") return make_twinrt_engine(name, Mode::kReference, options);
+  // A native engine may name its ISA tier: "twinrt-exact:avx2".
+  const size_t colon = name.find(':');
+  for (const auto& [native, mode] : kNativeEngines) {
+    if (name.compare(0, colon, native) != 0) continue;
+    EngineOptions with_isa = options;
+    if (colon != std::string::npos) {
+      auto isa = parse_isa(name.substr(colon + 1));
+      if (!isa) return isa.status().with_context("engine '" + name + "': ");
+      with_isa.isa = *isa;
+    }
+    return make_twinrt_engine(name, mode, with_isa);
+  }
   if (contains(kRunnerEngines, name)) return start_runner_engine(name, options);
   return invalid_argument("unknown engine '" + name + "' (known: " + joined(engine_names()) + ")");
 }

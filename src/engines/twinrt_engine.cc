@@ -1,9 +1,10 @@
-// The "twinrt" and "twinrt-ref" engines: a twinrt::Session in this process.
+// The "twinrt", "twinrt-exact" and "twinrt-ref" engines: a twinrt::Session in this process.
 #include <chrono>
 #include <thread>
 
 #include "cli/version.h"
 #include "engines/engine_factories.h"
+#include "kernels/cpu/isa.h"
 
 namespace twinrt::engines {
 namespace {
@@ -20,6 +21,7 @@ class TwinrtEngine : public Engine {
     options_.mode = mode;
     options_.threads = options.threads;
     options_.dim_overrides = options.dim_overrides;
+    options_.isa = options.isa;
   }
 
   std::string name() const override { return name_; }
@@ -28,7 +30,13 @@ class TwinrtEngine : public Engine {
     std::string threads;
     if (options_.threads == 0) threads = "all " + std::to_string(std::thread::hardware_concurrency()) + " threads";
     else threads = std::to_string(options_.threads) + (options_.threads == 1 ? " thread" : " threads");
-    return std::string("twinrt ") + cli::kVersion + " native, mode " + mode_name(options_.mode) + ", " + threads;
+    std::string kernels = "scalar reference kernels";
+    if (options_.mode != Mode::kReference) {
+      auto isa = kernels::resolve_isa(options_.isa);
+      kernels = isa ? kernels::isa_description(*isa) : isa.status().message();
+    }
+    return std::string("twinrt ") + cli::kVersion + " native, mode " + mode_name(options_.mode) + ", " + kernels +
+           ", " + threads;
   }
 
   Status load(const std::string& model_path) override {

@@ -82,7 +82,9 @@ const Attribute* Node::attr(const std::string& attr_name) const {
 
 std::string Node::describe() const {
   std::string d = domain.empty() ? op_type : domain + ":" + op_type;
-  return "node '" + name + "' (" + d + ")";
+  std::string fused;
+  for (const std::string& f : fused_from) fused += " + '" + f + "'";
+  return "node '" + name + "'" + fused + " (" + d + (fused.empty() ? "" : ", fused") + ")";
 }
 
 std::string canonical_domain(const std::string& domain) {

@@ -82,6 +82,12 @@ struct Attribute {
 };
 const char* attribute_type_name(Attribute::Type t);
 
+// An elementwise clamp that a graph pass folded into a node's output (Relu, Clip):
+// v = v < min ? min : v, then v = v > max ? max : v, each bound only when present.
+struct FusedClamp {
+  std::optional<float> min, max;
+};
+
 struct Node {
   std::string name;
   std::string op_type;
@@ -90,6 +96,10 @@ struct Node {
   std::vector<std::string> outputs;  // "" marks an omitted optional output
   std::vector<Attribute> attributes;
   std::string doc;
+  // Set by graph passes (src/passes): the clamp applied to output 0, and the names of the
+  // model nodes this node now stands for after its own, so reports name real nodes.
+  std::optional<FusedClamp> fused_clamp;
+  std::vector<std::string> fused_from;
 
   const Attribute* attr(const std::string& name) const;
   // "node 'conv1' (Conv)" — used as the prefix of every error about this node.

@@ -4,16 +4,17 @@
 #include <cstring>
 #include <new>
 
+#include "ir/block_cache.h"
 #include "twinrt/tensor.h"
 
 namespace twinrt {
 namespace {
 
-// Heap bytes, 64-byte aligned for SIMD kernels, zero-filled.
+// Heap bytes, 64-byte aligned for SIMD kernels, from the block cache.
 class HeapStorage final : public Storage {
  public:
   explicit HeapStorage(std::byte* p, size_t n) : p_(p), n_(n) {}
-  ~HeapStorage() override { std::free(p_); }
+  ~HeapStorage() override { give_block(p_, n_); }
   std::byte* data() override { return p_; }
   size_t size() const override { return n_; }
 
@@ -33,7 +34,6 @@ class StringStorage final : public Storage {
   std::vector<std::string> v_;
 };
 
-constexpr size_t kAlign = 64;
 // Refuse absurd sizes from hostile files; on 32-bit targets (wasm32) byte counts and their
 // alignment padding must stay representable in size_t.
 constexpr uint64_t kMaxTensorBytes = std::min<uint64_t>(uint64_t{1} << 40, SIZE_MAX / 2);
@@ -105,6 +105,12 @@ std::string shape_to_string(const std::vector<int64_t>& shape) {
 }
 
 Result<Tensor> Tensor::create(DataType dtype, std::vector<int64_t> shape) {
+  ASSIGN_OR_RETURN(Tensor t, create_for_overwrite(dtype, std::move(shape)));
+  if (t.dtype_ != DataType::kString) std::memset(t.storage_->data(), 0, t.storage_->size());
+  return t;
+}
+
+Result<Tensor> Tensor::create_for_overwrite(DataType dtype, std::vector<int64_t> shape) {
   if (!dtype_is_valid(static_cast<int32_t>(dtype)))
     return invalid_argument("cannot create a tensor of undefined type");
   int64_t n = shape_numel(shape);
@@ -121,11 +127,9 @@ Result<Tensor> Tensor::create(DataType dtype, std::vector<int64_t> shape) {
     return t;
   }
   size_t bytes = static_cast<size_t>(n) * esize;
-  size_t alloc = (bytes + kAlign - 1) / kAlign * kAlign;
-  if (alloc == 0) alloc = kAlign;
-  auto* p = static_cast<std::byte*>(std::aligned_alloc(kAlign, alloc));
+  size_t alloc = 0;
+  std::byte* p = take_block(bytes, &alloc);
   if (!p) return out_of_memory("could not allocate " + std::to_string(bytes) + " bytes");
-  std::memset(p, 0, alloc);
   t.storage_ = std::make_shared<HeapStorage>(p, alloc);
   return t;
 }

@@ -39,6 +39,8 @@ class KernelInit {
   std::function<Result<std::shared_ptr<const Subgraph>>(const ir::Graph&)> compile_subgraph;
   // The graph that holds the node (ai.onnx.preview.training Gradient differentiates part of it).
   const ir::Graph* graph = nullptr;
+  // The instruction-set tier for fast kernels, resolved from the session (never kAuto).
+  Isa isa = Isa::kScalar;
 
   size_t num_inputs() const { return node.inputs.size(); }
   bool has_input(size_t i) const { return i < node.inputs.size() && !node.inputs[i].empty(); }
@@ -102,6 +104,8 @@ class RunContext {
   virtual bool output_requested(size_t i) const = 0;  // false for omitted ("") outputs
   // Allocates output i (zero-filled) and returns it.
   virtual Result<Tensor*> output(size_t i, DataType dtype, std::vector<int64_t> shape) = 0;
+  // The same without the zero fill, for kernels that write every element of the output.
+  virtual Result<Tensor*> output_for_overwrite(size_t i, DataType dtype, std::vector<int64_t> shape) = 0;
   // Sets output i to an existing value (views, sequences, optionals).
   virtual void set_output(size_t i, Value v) = 0;
 

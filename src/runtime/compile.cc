@@ -3,6 +3,7 @@
 #include <set>
 
 #include "ir/graph_order.h"
+#include "kernels/cpu/isa.h"
 #include "runtime/execute.h"
 #include "runtime/plan.h"
 #include "runtime/planner.h"
@@ -189,6 +190,7 @@ Status Compiler::compile_node(const ir::Node& node, Scope& scope, const ir::Grap
 
   std::vector<std::shared_ptr<const Subgraph>> children;
   KernelInit init{node, opset, options_.mode, in_types, in_consts, {}, &graph};
+  init.isa = options_.isa;
   init.compile_subgraph = [&](const ir::Graph& body) -> Result<std::shared_ptr<const Subgraph>> {
     ASSIGN_OR_RETURN(auto child, compile(body, &scope, false));
     children.push_back(child);
@@ -263,7 +265,9 @@ void Compiler::add_constants(const ir::Node& node, std::vector<Value> values, Sc
 Result<std::shared_ptr<const Subgraph>> compile_model(const ir::Model& model,
                                                       const CompileOptions& options) {
   if (!model.graph) return invalid_model("model has no graph");
-  Compiler compiler(model, options);
+  CompileOptions resolved = options;
+  ASSIGN_OR_RETURN(resolved.isa, kernels::resolve_isa(options.isa));
+  Compiler compiler(model, resolved);
   ASSIGN_OR_RETURN(auto g, compiler.compile(*model.graph, nullptr, true));
   return std::shared_ptr<const Subgraph>(g);
 }

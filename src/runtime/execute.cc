@@ -9,6 +9,15 @@ const Value* KernelContext::input_value(size_t i) const {
 
 Result<Tensor*> KernelContext::output(size_t i, DataType dtype, std::vector<int64_t> shape) {
   ASSIGN_OR_RETURN(Tensor t, Tensor::create(dtype, std::move(shape)));
+  return place_output(i, std::move(t));
+}
+
+Result<Tensor*> KernelContext::output_for_overwrite(size_t i, DataType dtype, std::vector<int64_t> shape) {
+  ASSIGN_OR_RETURN(Tensor t, Tensor::create_for_overwrite(dtype, std::move(shape)));
+  return place_output(i, std::move(t));
+}
+
+Tensor* KernelContext::place_output(size_t i, Tensor t) {
   Value& slot = out_slot(i);
   slot = Value::of(std::move(t));
   return &slot.tensor;

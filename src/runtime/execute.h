@@ -34,6 +34,7 @@ class KernelContext final : public RunContext {
   size_t num_outputs() const override { return outputs_.size(); }
   bool output_requested(size_t i) const override { return i < outputs_.size() && outputs_[i]; }
   Result<Tensor*> output(size_t i, DataType dtype, std::vector<int64_t> shape) override;
+  Result<Tensor*> output_for_overwrite(size_t i, DataType dtype, std::vector<int64_t> shape) override;
   void set_output(size_t i, Value v) override { out_slot(i) = std::move(v); }
   Mode mode() const override { return options_.mode; }
   ThreadPool& pool() const override { return *options_.pool; }
@@ -41,6 +42,7 @@ class KernelContext final : public RunContext {
 
  private:
   Value& out_slot(size_t i) { return output_requested(i) ? *outputs_[i] : scratch_; }
+  Tensor* place_output(size_t i, Tensor t);
   std::vector<const Value*> inputs_;
   std::vector<Value*> outputs_;
   std::vector<std::pair<std::string, const Value*>> implicit_;

@@ -45,6 +45,7 @@ class Subgraph {
 struct CompileOptions {
   Mode mode = Mode::kDefault;
   std::map<std::string, int64_t> dim_overrides;
+  Isa isa = Isa::kAuto;  // resolved (TWINRT_ISA, CPU) by compile_model
 };
 
 // Compiles the main graph of `model`. The model must outlive the result (steps point

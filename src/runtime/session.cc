@@ -1,17 +1,60 @@
 #include <thread>
 
 #include "onnx/loader.h"
+#include "passes/passes.h"
 #include "runtime/execute.h"
 #include "runtime/session_impl.h"
 
 namespace twinrt {
 
-const char* mode_name(Mode m) { return m == Mode::kReference ? "reference" : "default"; }
+const char* mode_name(Mode m) {
+  switch (m) {
+    case Mode::kReference: return "reference";
+    case Mode::kExact: return "exact";
+    case Mode::kDefault: break;
+  }
+  return "default";
+}
 
 Result<Mode> parse_mode(const std::string& name) {
   if (name == "default") return Mode::kDefault;
+  if (name == "exact") return Mode::kExact;
   if (name == "reference") return Mode::kReference;
-  return invalid_argument("unknown mode '" + name + "' (expected default or reference)");
+  return invalid_argument("unknown mode '" + name + "' (expected default, exact or reference)");
+}
+
+const char* isa_name(Isa isa) {
+  switch (isa) {
+    case Isa::kScalar: return "scalar";
+    case Isa::kAvx2: return "avx2";
+    case Isa::kAvx512: return "avx512";
+    case Isa::kAuto: break;
+  }
+  return "auto";
+}
+
+Result<Isa> parse_isa(const std::string& name) {
+  if (name == "auto") return Isa::kAuto;
+  if (name == "scalar") return Isa::kScalar;
+  if (name == "avx2") return Isa::kAvx2;
+  if (name == "avx512") return Isa::kAvx512;
+  return invalid_argument("unknown ISA '" + name + "' (expected auto, avx512, avx2 or scalar)");
+}
+
+const char* optimization_name(OptimizationLevel level) {
+  switch (level) {
+    case OptimizationLevel::kNone: return "none";
+    case OptimizationLevel::kBasic: return "basic";
+    case OptimizationLevel::kAll: break;
+  }
+  return "all";
+}
+
+Result<OptimizationLevel> parse_optimization(const std::string& name) {
+  if (name == "none") return OptimizationLevel::kNone;
+  if (name == "basic") return OptimizationLevel::kBasic;
+  if (name == "all") return OptimizationLevel::kAll;
+  return invalid_argument("unknown optimization level '" + name + "' (expected none, basic or all)");
 }
 
 std::string IoInfo::describe() const {
@@ -57,7 +100,8 @@ Result<std::unique_ptr<SessionImpl>> SessionImpl::create(ir::Model model, const 
   s->model_ = std::move(model);
   s->options_ = options;
   TRY(inline_functions(s->model_));
-  CompileOptions copts{options.mode, options.dim_overrides};
+  passes::optimize(s->model_, options.optimization, options.mode);
+  CompileOptions copts{options.mode, options.dim_overrides, options.isa};
   ASSIGN_OR_RETURN(s->plan_, compile_model(s->model_, copts));
   int threads = options.threads == 0 ? static_cast<int>(std::thread::hardware_concurrency()) : options.threads;
   s->pool_ = std::make_unique<ThreadPool>(std::max(threads, 1));

@@ -29,6 +29,7 @@ struct Args {
   std::string data = "/usr/share/libonnx-testdata/data";
   std::string expect;         // expectation list; empty = every failure is a regression
   std::string write_expect;   // write the current failures as a new list
+  std::string digest;         // write "<id> <output digest>" per test, to diff runs for bit-identity
   std::vector<std::string> filters;
   twinrt::SessionOptions options;
   int timeout_s = 120;
@@ -37,8 +38,9 @@ struct Args {
 };
 
 void usage() {
-  std::cerr << "usage: twinrt_conformance [--data DIR] [--mode default|reference] [--threads N]\n"
-               "         [--filter SUBSTRING]... [--expect FILE] [--write-expect FILE]\n"
+  std::cerr << "usage: twinrt_conformance [--data DIR] [--mode default|exact|reference] [--threads N]\n"
+               "         [--isa auto|avx512|avx2|scalar] [--filter SUBSTRING]... [--expect FILE]\n"
+               "         [--write-expect FILE] [--digest FILE]\n"
                "         [--timeout SECONDS] [--no-isolate] [--verbose]\n";
 }
 
@@ -54,6 +56,13 @@ bool parse_args(int argc, char** argv, Args& a) {
     if (k == "--data" && next(a.data)) continue;
     if (k == "--expect" && next(a.expect)) continue;
     if (k == "--write-expect" && next(a.write_expect)) continue;
+    if (k == "--digest" && next(a.digest)) continue;
+    if (k == "--isa" && next(v)) {
+      auto isa = twinrt::parse_isa(v);
+      if (!isa) { std::cerr << isa.status().message() << "\n"; return false; }
+      a.options.isa = *isa;
+      continue;
+    }
     if (k == "--filter" && next(v)) { a.filters.push_back(v); continue; }
     if (k == "--mode" && next(v)) {
       auto m = twinrt::parse_mode(v);
@@ -71,7 +80,7 @@ bool parse_args(int argc, char** argv, Args& a) {
   return true;
 }
 
-// Expected failures: "<suite>/<test> <both|default|reference> <reason...>".
+// Expected failures: "<suite>/<test> <all|default|exact|reference> <reason...>".
 std::map<std::string, std::string> read_expectations(const std::string& path, twinrt::Mode mode, bool& ok) {
   std::map<std::string, std::string> out;
   ok = true;
@@ -85,7 +94,7 @@ std::map<std::string, std::string> read_expectations(const std::string& path, tw
     std::string id, modes, reason;
     s >> id >> modes;
     std::getline(s, reason);
-    if (modes != "both" && modes != twinrt::mode_name(mode)) continue;
+    if (modes != "all" && modes != twinrt::mode_name(mode)) continue;
     out[id] = reason;
   }
   return out;
@@ -100,7 +109,7 @@ Outcome run_isolated(const std::string& dir, const Args& a) {
   if (pid == 0) {
     close(fds[0]);
     Outcome o = twinrt::conformance::run_test_case(dir, a.options);
-    std::string msg = (o.passed ? "P" : "F") + o.message;
+    std::string msg = (o.passed ? "P" : "F") + o.digest + "\n" + o.message;
     ssize_t w = write(fds[1], msg.data(), msg.size());
     (void)w;
     _exit(0);
@@ -127,7 +136,9 @@ Outcome run_isolated(const std::string& dir, const Args& a) {
   if (timed_out) return {false, "timed out after " + std::to_string(a.timeout_s) + " s"};
   if (WIFSIGNALED(status)) return {false, "crashed with signal " + std::to_string(WTERMSIG(status))};
   if (msg.empty()) return {false, "test process ended without a result"};
-  return {msg[0] == 'P', msg.substr(1)};
+  const size_t eol = msg.find('\n');
+  if (eol == std::string::npos) return {false, "test process sent a truncated result"};
+  return {msg[0] == 'P', msg.substr(eol + 1), msg.substr(1, eol - 1)};
 }
 
 }  // namespace
@@ -149,6 +160,11 @@ int main(int argc, char** argv) {
   if (ids.empty()) { std::cerr << "no ONNX test data under " << a.data << " (install libonnx-testdata)\n"; return 2; }
   std::sort(ids.begin(), ids.end());
 
+  std::ofstream digests;
+  if (!a.digest.empty()) {
+    digests.open(a.digest);
+    if (!digests) { std::cerr << "cannot write " << a.digest << "\n"; return 2; }
+  }
   int passed = 0, failed = 0, regressions = 0, fixed = 0;
   std::vector<std::pair<std::string, std::string>> failures;
   for (const auto& id : ids) {
@@ -157,6 +173,7 @@ int main(int argc, char** argv) {
       continue;
     Outcome o = run_isolated((fs::path(a.data) / id).string(), a);
     bool known = expected.count(id) > 0;
+    if (digests.is_open()) digests << id << " " << (o.passed ? o.digest : "failed") << "\n";
     if (o.passed) {
       ++passed;
       if (known) { ++fixed; std::cout << "XPASS " << id << " (listed as failing: remove it from the list)\n"; }
@@ -172,7 +189,7 @@ int main(int argc, char** argv) {
 
   if (!a.write_expect.empty()) {
     std::ofstream f(a.write_expect);
-    f << "# <suite>/<test> <both|default|reference> <reason>\n";
+    f << "# <suite>/<test> <all|default|exact|reference> <reason>\n";
     for (const auto& [id, why] : failures) f << id << " " << twinrt::mode_name(a.options.mode) << " " << why << "\n";
   }
   std::cout << "unexpected failures: " << regressions << ", listed failures now passing: " << fixed << "\n";

@@ -25,7 +25,7 @@ function expectations(mode) {
   for (const line of text.split('\n')) {
     if (!line || line.startsWith('#')) continue;
     const [id, modes] = line.split(/\s+/);
-    if (modes === 'both' || modes === mode) listed.add(id);
+    if (modes === 'all' || modes === mode) listed.add(id);
   }
   return listed;
 }

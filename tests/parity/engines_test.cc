@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "engines/engine.h"
+#include "kernels/cpu/isa.h"
 #include "onnx/loader.h"
 
 namespace twinrt::engines {
@@ -142,8 +143,13 @@ TEST(Engines, TwinrtModesMatchOnnxTestData) {
 TEST(Engines, TwinrtDescriptionNamesVersionModeAndThreads) {
   EngineOptions two_threads;
   two_threads.threads = 2;
-  EXPECT_EQ(started("twinrt-ref")->description(), "twinrt 0.1.0 native, mode reference, 1 thread");
-  EXPECT_EQ(started("twinrt", two_threads)->description(), "twinrt 0.1.0 native, mode default, 2 threads");
+  EXPECT_EQ(started("twinrt-ref")->description(),
+            "twinrt 0.1.0 native, mode reference, scalar reference kernels, 1 thread");
+  const std::string tier = kernels::isa_description(kernels::best_isa());
+  EXPECT_EQ(started("twinrt", two_threads)->description(), "twinrt 0.1.0 native, mode default, " + tier + ", 2 threads");
+  two_threads.isa = Isa::kScalar;
+  EXPECT_EQ(started("twinrt-exact", two_threads)->description(),
+            "twinrt 0.1.0 native, mode exact, " + kernels::isa_description(Isa::kScalar) + ", 2 threads");
 }
 
 TEST(Engines, OrtNativeAndWebMatchOnnxTestData) {

@@ -1,8 +1,11 @@
 // Conv: N-D convolution with groups, strides, dilations and padding (im2col + GEMM).
+#include "kernels/gemm/im2col_panel.h"
 #include "kernels/ref/dwconv_ref.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
 #include "ops/nn/conv_tiles.h"
+#include "ops/nn/f32_gemm_driver.h"
+#include "ops/nn/fused_clamp.h"
 #include "ops/nn/gemm_runner.h"
 #include "ops/op.h"
 
@@ -13,10 +16,11 @@ constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
 
 class ConvKernel final : public OpKernel {
  public:
-  ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, nn::WidenedConstant weights)
-      : attrs_(std::move(attrs)), group_(group), gemm_(mode),
+  ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, nn::WidenedConstant weights,
+             const kernels::F32GemmKernel& tile, nn::PackedF32 packed, std::optional<ir::FusedClamp> clamp)
+      : attrs_(std::move(attrs)), group_(group), mode_(mode), clamp_(clamp), gemm_(mode), tile_(tile),
         depthwise_(mode == Mode::kReference ? kernels::f32_dwconv2d_f64acc_ref : kernels::f32_dwconv2d_ref),
-        weights_(std::move(weights)) {}
+        weights_(std::move(weights)), packed_(std::move(packed)) {}
 
   Status infer(InferContext& ctx) const override {
     ctx.set_output(0, ctx.dtype(0), nn::conv_output_shape(attrs_, ctx.shape(0), ctx.shape(1)));
@@ -40,36 +44,48 @@ class ConvKernel final : public OpKernel {
                               shape_to_string(b->shape()));
     std::vector<int64_t> y_shape = {plan.batch, plan.out_channels};
     y_shape.insert(y_shape.end(), plan.window.out.begin(), plan.window.out.end());
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), y_shape));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), y_shape));
     return dispatch<kConvTypes>(x->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
-      run_typed<T>(ctx.pool(), plan, *x, *w, b, *y);
-      return Status::ok();
+      return run_typed<T>(ctx.pool(), plan, *x, *w, b, *y);
     });
   }
 
  private:
   template <class T>
-  void run_typed(ThreadPool& pool, const nn::ConvPlan& plan, const Tensor& x, const Tensor& w, const Tensor* b,
-                 Tensor& y) const {
+  Status run_typed(ThreadPool& pool, const nn::ConvPlan& plan, const Tensor& x, const Tensor& w, const Tensor* b,
+                   Tensor& y) const {
     using C = nn::compute_t<T>;
     nn::ComputeInput<T> xv(x), wv(w, &weights_);
     std::optional<nn::ComputeInput<T>> bv;
     if (b) bv.emplace(*b);
     nn::ComputeOutput<T> yv(y);
-    const kernels::GemmFn<C> gemm = gemm_.get<C>();
-    const int64_t taps = plan.taps(), mg = plan.out_per_group(), positions = plan.window.out_size();
-    const C* weights = wv.data();
     const C* bias = bv ? bv->data() : nullptr;
-    C* out = yv.data();
     if constexpr (std::is_same_v<C, float>) {
       if (plan.in_per_group() == 1 && plan.window.rank() == 2) {
-        run_depthwise(pool, plan, xv.data(), weights, bias, out);
-        yv.commit();
-        return;
+        run_depthwise(pool, plan, xv.data(), wv.data(), bias, yv.data());
+        nn::apply_fused_clamp(pool, clamp_, yv.data(), y.numel());
+      } else if (mode_ != Mode::kReference) {
+        TRY(run_tiles(pool, plan, xv.data(), packed_.match(w), wv.data(), bias, yv.data()));
+      } else {
+        run_reference(pool, plan, xv.data(), wv.data(), bias, yv.data());
+        nn::apply_fused_clamp(pool, clamp_, yv.data(), y.numel());
       }
+    } else {
+      run_reference(pool, plan, xv.data(), wv.data(), bias, yv.data());
+      nn::apply_fused_clamp(pool, clamp_, yv.data(), y.numel());
     }
-    nn::for_each_conv_tile<C>(pool, plan, xv.data(), C(0),
+    yv.commit();
+    return Status::ok();
+  }
+
+  // im2col + the reference GEMM (float64 accumulation in reference mode; double tensors).
+  template <class C>
+  void run_reference(ThreadPool& pool, const nn::ConvPlan& plan, const C* x, const C* weights, const C* bias,
+                     C* out) const {
+    const kernels::GemmFn<C> gemm = gemm_.get<C>();
+    const int64_t taps = plan.taps(), mg = plan.out_per_group(), positions = plan.window.out_size();
+    nn::for_each_conv_tile<C>(pool, plan, x, C(0),
                               [&](int64_t n, int64_t g, int64_t m0, int64_t rows, int64_t p0, int64_t cols,
                                   const C* col, int64_t ldb) {
       const int64_t oc = g * mg + m0;
@@ -89,7 +105,53 @@ class ConvKernel final : public OpKernel {
       }
       gemm(p);
     });
-    yv.commit();
+  }
+
+  // float32 on the tile kernels: weights as A panels (packed at creation when constant),
+  // the taps of each group of output positions written by im2col straight into a B panel.
+  Status run_tiles(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const float* packed,
+                   const float* weights, const float* bias, float* out) const {
+    const int64_t taps = plan.taps(), mg = plan.out_per_group(), positions = plan.window.out_size();
+    const int64_t in_size = plan.window.in_size(), cin = plan.in_per_group();
+    const kernels::ImageWindow win = plan.window.image();
+    const bool pointwise = plan.is_pointwise();
+    const int nr = tile_.nr;
+    return nn::run_f32_gemms(pool, tile_, plan.batch * plan.group, [&](int64_t i) {
+      const int64_t n = i / plan.group, g = i % plan.group;
+      const float* image = x + (n * plan.in_channels + g * cin) * in_size;
+      nn::F32Product p;
+      p.m = mg;
+      p.n = positions;
+      p.k = taps;
+      if (packed) {
+        p.a.packed = packed + g * kernels::panel_count(mg, tile_.mr) * tile_.mr * taps;
+      } else {
+        p.a.data = weights + g * mg * taps;
+        p.a.outer_stride = taps;
+        p.a.k_stride = 1;
+      }
+      if (pointwise) {
+        p.b.data = image;
+        p.b.outer_stride = 1;
+        p.b.k_stride = in_size;
+      } else {
+        p.b.fill = [&, image](int64_t first, float* panel) {
+          const int64_t cols = std::min<int64_t>(nr, positions - first);
+          if (win.rank == 2) return kernels::f32_im2col_panel_2d(win, image, cin, first, cols, nr, panel);
+          kernels::im2col(win, image, cin, first, cols, 0.0f, panel, nr);
+          if (cols < nr)
+            for (int64_t r = 0; r < taps; ++r) std::fill(panel + r * nr + cols, panel + (r + 1) * nr, 0.0f);
+        };
+      }
+      p.c = out + (n * plan.out_channels + g * mg) * positions;
+      p.ldc = positions;
+      if (bias) {
+        p.epilogue.bias = bias + g * mg;
+        p.epilogue.bias_rs = 1;
+      }
+      nn::set_epilogue_clamp(p.epilogue, clamp_);
+      return p;
+    });
   }
 
   // One input channel per group (depthwise): a direct per-plane kernel, no im2col copy.
@@ -109,9 +171,13 @@ class ConvKernel final : public OpKernel {
 
   nn::WindowAttrs attrs_;
   int64_t group_;
+  Mode mode_;
+  std::optional<ir::FusedClamp> clamp_;  // a Relu/Clip fused into this node
   nn::GemmKernels gemm_;
+  const kernels::F32GemmKernel& tile_;
   void (*depthwise_)(const kernels::ImageWindow&, const float*, const float*, float, float*);
   nn::WidenedConstant weights_;
+  nn::PackedF32 packed_;  // constant weights as A panels, one block per group
 };
 
 Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
@@ -120,8 +186,17 @@ Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
   ASSIGN_OR_RETURN(nn::WindowAttrs attrs, nn::parse_window_attrs(init, false));
   ASSIGN_OR_RETURN(int64_t group, init.attr_int("group", 1));
   if (group < 1) return init.error("group must be >= 1, got " + std::to_string(group));
-  ASSIGN_OR_RETURN(nn::WidenedConstant weights, nn::WidenedConstant::make(init.constant_inputs.size() > 1 ? init.constant_inputs[1] : nullptr));
-  return make_kernel<ConvKernel>(std::move(attrs), group, init.mode, std::move(weights));
+  const Tensor* w = init.constant_inputs.size() > 1 ? init.constant_inputs[1] : nullptr;
+  ASSIGN_OR_RETURN(nn::WidenedConstant weights, nn::WidenedConstant::make(w));
+  const kernels::F32GemmKernel& tile = kernels::f32_gemm_kernel(init.isa, init.mode == Mode::kDefault);
+  nn::PackedF32 packed;
+  if (w && init.mode != Mode::kReference && w->rank() >= 3 && w->dim(0) % group == 0 && w->dim(0) > 0 &&
+      !(w->rank() == 4 && w->dim(1) == 1)) {  // depthwise runs its own kernel
+    const int64_t mg = w->dim(0) / group, taps = w->numel() / w->dim(0);
+    ASSIGN_OR_RETURN(packed, nn::pack_f32_constant(*w, weights, group, mg, taps, taps, 1, tile.mr));
+  }
+  return make_kernel<ConvKernel>(std::move(attrs), group, init.mode, std::move(weights), tile, std::move(packed),
+                                 init.node.fused_clamp);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Gemm: Y = alpha * A' * B' + beta * C with optional transposes and a broadcast C.
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
+#include "ops/nn/f32_gemm_driver.h"
+#include "ops/nn/fused_clamp.h"
 #include "ops/nn/gemm_runner.h"
 #include "ops/op.h"
 
@@ -30,8 +32,10 @@ Result<Tensor> pack_b(const Tensor& b, bool trans) {
 
 class GemmKernel final : public OpKernel {
  public:
-  GemmKernel(GemmAttrs attrs, Mode mode, Tensor packed_b, const void* packed_from)
-      : attrs_(attrs), gemm_(mode), packed_b_(std::move(packed_b)), packed_from_(packed_from) {}
+  GemmKernel(GemmAttrs attrs, Mode mode, Tensor packed_b, const void* packed_from,
+             const kernels::F32GemmKernel& tile, nn::PackedF32 b_panels, std::optional<ir::FusedClamp> clamp)
+      : attrs_(attrs), mode_(mode), clamp_(clamp), gemm_(mode), packed_b_(std::move(packed_b)),
+        packed_from_(packed_from), tile_(tile), b_panels_(std::move(b_panels)) {}
 
   Status infer(InferContext& ctx) const override {
     const ir::Shape* a = ctx.shape(0);
@@ -63,7 +67,7 @@ class GemmKernel final : public OpKernel {
       return invalid_argument("Gemm inner dimensions differ: A' is " + std::to_string(m) + "x" + std::to_string(k) +
                               ", B' is " + std::to_string(kb) + "x" + std::to_string(n));
     if (c) TRY(check_c(c->shape(), m, n));
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, a->dtype(), {m, n}));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, a->dtype(), {m, n}));
     return dispatch<kGemmTypes>(a->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       return run_typed<T>(ctx, *a, *b, c, m, n, k, *y);
@@ -86,6 +90,9 @@ class GemmKernel final : public OpKernel {
                    int64_t k, Tensor& y) const {
     using C = nn::compute_t<T>;
     float beta = c ? attrs_.beta : 0.0f;
+    if constexpr (std::is_same_v<C, float>) {
+      if (mode_ != Mode::kReference) return run_tiles<T>(ctx.pool(), a, b, beta != 0.0f ? c : nullptr, m, n, k, y);
+    }
     if constexpr (std::is_integral_v<T>) {
       if (attrs_.alpha != 1.0f || (beta != 0.0f && beta != 1.0f))
         return not_implemented("integer Gemm supports alpha = 1 and beta in {0, 1} only");
@@ -117,6 +124,47 @@ class GemmKernel final : public OpKernel {
     p.alpha = attrs_.alpha;
     p.beta = beta;
     nn::parallel_gemm(ctx.pool(), gemm_.get<C>(), p);
+    nn::apply_fused_clamp(ctx.pool(), clamp_, yv.data(), m * n);
+    yv.commit();
+    return Status::ok();
+  }
+
+  // float32 on the tile kernels; C enters the epilogue as a broadcast bias.
+  template <class T>
+  Status run_tiles(ThreadPool& pool, const Tensor& a, const Tensor& b, const Tensor* c, int64_t m, int64_t n,
+                   int64_t k, Tensor& y) const {
+    nn::ComputeInput<T> av(a);
+    std::optional<nn::ComputeInput<T>> bv, cv;
+    nn::ComputeOutput<T> yv(y);
+    nn::F32Product p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.a.data = av.data();
+    p.a.outer_stride = attrs_.trans_a ? 1 : k;
+    p.a.k_stride = attrs_.trans_a ? m : 1;
+    if (const float* panels = b_panels_.match(b)) {
+      p.b.packed = panels;
+    } else {
+      bv.emplace(b);
+      p.b.data = bv->data();
+      p.b.outer_stride = attrs_.trans_b ? k : 1;
+      p.b.k_stride = attrs_.trans_b ? 1 : n;
+    }
+    if (c) {
+      cv.emplace(*c);
+      const auto& cs = c->shape();
+      const int64_t cn = cs.empty() ? 1 : cs.back(), cm = cs.size() < 2 ? 1 : cs[0];
+      p.epilogue.bias = cv->data();
+      p.epilogue.bias_cs = cn == 1 ? 0 : 1;
+      p.epilogue.bias_rs = cm == 1 ? 0 : cn;
+      p.epilogue.beta = attrs_.beta;
+    }
+    p.epilogue.alpha = attrs_.alpha;
+    nn::set_epilogue_clamp(p.epilogue, clamp_);
+    p.c = yv.data();
+    p.ldc = n;
+    TRY(nn::run_f32_gemm(pool, tile_, p));
     yv.commit();
     return Status::ok();
   }
@@ -133,9 +181,13 @@ class GemmKernel final : public OpKernel {
   }
 
   GemmAttrs attrs_;
+  Mode mode_;
+  std::optional<ir::FusedClamp> clamp_;  // a Relu/Clip fused into this node
   nn::GemmKernels gemm_;
-  Tensor packed_b_;  // constant B, pre-packed at creation; undefined otherwise
+  Tensor packed_b_;  // constant B as K x N for the reference kernels; undefined otherwise
   const void* packed_from_;  // the constant's bytes: a feed that overrides it is packed at run
+  const kernels::F32GemmKernel& tile_;
+  nn::PackedF32 b_panels_;  // constant float B as the tile kernel's panels
 };
 
 Result<std::unique_ptr<OpKernel>> create_gemm(const KernelInit& init) {
@@ -156,7 +208,15 @@ Result<std::unique_ptr<OpKernel>> create_gemm(const KernelInit& init) {
   }
   Tensor packed;
   const Tensor* b = init.constant_inputs.size() > 1 ? init.constant_inputs[1] : nullptr;
-  if (b && b->rank() == 2) {
+  const kernels::F32GemmKernel& tile = kernels::f32_gemm_kernel(init.isa, init.mode == Mode::kDefault);
+  nn::PackedF32 b_panels;
+  if (b && b->rank() == 2 && init.mode != Mode::kReference) {
+    ASSIGN_OR_RETURN(nn::WidenedConstant widened, nn::WidenedConstant::make(b));
+    const int64_t k = b->dim(attrs.trans_b ? 1 : 0), n = b->dim(attrs.trans_b ? 0 : 1);
+    ASSIGN_OR_RETURN(b_panels, nn::pack_f32_constant(*b, widened, 1, n, k, attrs.trans_b ? k : 1,
+                                                     attrs.trans_b ? 1 : n, tile.nr));
+  }
+  if (b && b->rank() == 2 && !b_panels.panels.defined()) {
     Status st = dispatch<kGemmTypes>(b->dtype(), [&](auto* tag) -> Status {
       using T = std::remove_pointer_t<decltype(tag)>;
       if (!attrs.trans_b && !nn::is_half_v<T>) return Status::ok();  // used in place
@@ -165,7 +225,8 @@ Result<std::unique_ptr<OpKernel>> create_gemm(const KernelInit& init) {
     });
     if (!st.is_ok()) return init.unsupported(st.message());
   }
-  return make_kernel<GemmKernel>(attrs, init.mode, std::move(packed), b ? b->raw() : nullptr);
+  return make_kernel<GemmKernel>(attrs, init.mode, std::move(packed), b ? b->raw() : nullptr, tile,
+                                 std::move(b_panels), init.node.fused_clamp);
 }
 
 }  // namespace

@@ -1,0 +1,66 @@
+#include "ir/block_cache.h"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+namespace twinrt {
+namespace {
+
+constexpr size_t kAlign = 64;
+// Small blocks come from malloc's own free lists; caching pays from here up.
+constexpr size_t kMinCached = 64 * 1024;
+constexpr size_t kPage = 4096;
+// What the cache may hold, in bytes. WebAssembly's memory never shrinks anyway.
+constexpr size_t kCapacity = sizeof(void*) == 8 ? size_t{1} << 30 : size_t{256} << 20;
+
+struct Cache {
+  std::mutex mu;
+  std::multimap<size_t, std::byte*> blocks;  // by size
+  size_t held = 0;
+};
+
+Cache& cache() {
+  static Cache* c = new Cache;  // never destroyed: blocks may come back during exit
+  return *c;
+}
+
+}  // namespace
+
+std::byte* take_block(size_t bytes, size_t* size) {
+  if (bytes < kMinCached) {
+    *size = (bytes + kAlign - 1) / kAlign * kAlign;
+    if (*size == 0) *size = kAlign;
+    return static_cast<std::byte*>(std::aligned_alloc(kAlign, *size));
+  }
+  *size = (bytes + kPage - 1) / kPage * kPage;
+  {
+    Cache& c = cache();
+    std::lock_guard<std::mutex> lock(c.mu);
+    // The smallest cached block that fits, unless it would waste more than half.
+    auto it = c.blocks.lower_bound(*size);
+    if (it != c.blocks.end() && it->first <= *size * 2) {
+      *size = it->first;
+      std::byte* p = it->second;
+      c.held -= it->first;
+      c.blocks.erase(it);
+      return p;
+    }
+  }
+  return static_cast<std::byte*>(std::aligned_alloc(kAlign, *size));
+}
+
+void give_block(std::byte* block, size_t size) {
+  if (size >= kMinCached) {
+    Cache& c = cache();
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (c.held + size <= kCapacity) {
+      c.blocks.emplace(size, block);
+      c.held += size;
+      return;
+    }
+  }
+  std::free(block);
+}
+
+}  // namespace twinrt

@@ -1,0 +1,60 @@
+#include "kernels/gemm/f32_gemm.h"
+
+#include <cstring>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define TWINRT_X86 1
+#endif
+
+namespace twinrt::kernels {
+
+// Defined in the ISA folders, each compiled with its own flags.
+void f32_gemm_6x8__scalar(const F32TileArgs&);
+#ifdef TWINRT_X86
+void f32_gemm_6x16__avx2(const F32TileArgs&);
+void f32_gemm_6x16_fma__avx2(const F32TileArgs&);
+void f32_gemm_8x32__avx512(const F32TileArgs&);
+void f32_gemm_8x32_fma__avx512(const F32TileArgs&);
+#endif
+
+const F32GemmKernel& f32_gemm_kernel(Isa isa, bool fma) {
+  static const F32GemmKernel scalar{"f32_gemm_6x8__scalar", 6, 8, f32_gemm_6x8__scalar};
+#ifdef TWINRT_X86
+  static const F32GemmKernel avx2{"f32_gemm_6x16__avx2", 6, 16, f32_gemm_6x16__avx2};
+  static const F32GemmKernel avx2_fma{"f32_gemm_6x16_fma__avx2", 6, 16, f32_gemm_6x16_fma__avx2};
+  static const F32GemmKernel avx512{"f32_gemm_8x32__avx512", 8, 32, f32_gemm_8x32__avx512};
+  static const F32GemmKernel avx512_fma{"f32_gemm_8x32_fma__avx512", 8, 32, f32_gemm_8x32_fma__avx512};
+  if (isa == Isa::kAvx512) return fma ? avx512_fma : avx512;
+  if (isa == Isa::kAvx2) return fma ? avx2_fma : avx2;
+#else
+  (void)isa;
+  (void)fma;
+#endif
+  return scalar;
+}
+
+void f32_pack_panel(const float* src, int64_t outer_stride, int64_t k_stride, int64_t first, int64_t count,
+                    int64_t k, int width, float* out) {
+  const int64_t valid = count - first < width ? count - first : width;
+  if (outer_stride == 1) {  // rows of B: contiguous runs
+    for (int64_t p = 0; p < k; ++p) {
+      std::memcpy(out + p * width, src + first + p * k_stride, static_cast<size_t>(valid) * sizeof(float));
+      std::memset(out + p * width + valid, 0, static_cast<size_t>(width - valid) * sizeof(float));
+    }
+    return;
+  }
+  for (int64_t p = 0; p < k; ++p) {
+    const float* col = src + first * outer_stride + p * k_stride;
+    float* dst = out + p * width;
+    for (int64_t r = 0; r < valid; ++r) dst[r] = col[r * outer_stride];
+    for (int64_t r = valid; r < width; ++r) dst[r] = 0.0f;
+  }
+}
+
+void f32_pack_panels(const float* src, int64_t outer_stride, int64_t k_stride, int64_t outer, int64_t k, int width,
+                     float* out) {
+  for (int64_t i = 0; i < panel_count(outer, width); ++i)
+    f32_pack_panel(src, outer_stride, k_stride, i * width, outer, k, width, out + i * k * width);
+}
+
+}  // namespace twinrt::kernels

@@ -1,0 +1,18 @@
+// im2col straight into a GEMM B panel for 2-D windows: the taps of output positions
+// [first, first + count) as a (channels * kernel_h * kernel_w) x width panel, row-major
+// over (channel, kh, kw); taps in the padding and columns past `count` are zero. The
+// same values as f32_im2col_ref, written run by run (a row of output positions reads
+// one input line, copied as a block when the stride is 1). width <= 64 (the widest
+// tile kernel's panel).
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/ref/image_window.h"
+
+namespace twinrt::kernels {
+
+void f32_im2col_panel_2d(const ImageWindow& w, const float* image, int64_t channels, int64_t first, int64_t count,
+                         int width, float* panel);
+
+}  // namespace twinrt::kernels

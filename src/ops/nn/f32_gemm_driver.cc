@@ -1,0 +1,145 @@
+#include "ops/nn/f32_gemm_driver.h"
+
+#include <algorithm>
+#include <memory>
+#include <new>
+#include <vector>
+
+namespace twinrt::nn {
+namespace {
+
+// A chunk of A's panels is reused for every column panel of its task: keep it in L2.
+constexpr int64_t kAChunkBytes = 512 * 1024;
+// Below this many multiply-adds a product runs on the calling thread.
+constexpr int64_t kSerialWork = 1 << 17;
+
+struct Tiling {
+  int64_t m_panels = 0, n_panels = 0;
+  int64_t chunk_panels = 0;  // A panels per task
+  int64_t m_chunks = 0, n_chunks = 0;
+  int64_t n_chunk_panels = 0;  // B panels per task
+  int64_t tasks() const { return m_chunks * n_chunks; }
+};
+
+Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, int threads) {
+  Tiling t;
+  t.m_panels = kernels::panel_count(p.m, kernel.mr);
+  t.n_panels = kernels::panel_count(p.n, kernel.nr);
+  const int64_t panel_bytes = std::max<int64_t>(p.k, 1) * kernel.mr * 4;
+  t.chunk_panels = std::clamp<int64_t>(kAChunkBytes / panel_bytes, 1, t.m_panels);
+  t.m_chunks = (t.m_panels + t.chunk_panels - 1) / t.chunk_panels;
+  const bool serial = threads <= 1 || p.m * p.n * std::max<int64_t>(p.k, 1) < kSerialWork;
+  const int64_t want = serial ? 1 : int64_t{threads} * 3;
+  t.n_chunks = std::clamp<int64_t>((want + t.m_chunks - 1) / t.m_chunks, 1, t.n_panels);
+  // Rows as well when columns alone cannot feed every thread.
+  if (t.m_chunks * t.n_chunks < want && t.m_panels > t.m_chunks) {
+    t.m_chunks = std::min<int64_t>(t.m_panels, (want + t.n_chunks - 1) / t.n_chunks);
+    t.chunk_panels = (t.m_panels + t.m_chunks - 1) / t.m_chunks;
+    t.m_chunks = (t.m_panels + t.chunk_panels - 1) / t.chunk_panels;
+  }
+  t.n_chunk_panels = (t.n_panels + t.n_chunks - 1) / t.n_chunks;
+  t.n_chunks = (t.n_panels + t.n_chunk_panels - 1) / t.n_chunk_panels;
+  return t;
+}
+
+struct Scratch {
+  float* a = nullptr;  // chunk_panels A panels, when A is not packed
+  float* b = nullptr;  // one B panel, when B is not packed
+};
+
+void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const Tiling& t, int64_t task,
+              Scratch s) {
+  const int64_t mi = task / t.n_chunks, ni = task % t.n_chunks;
+  const int64_t a_first = mi * t.chunk_panels, a_end = std::min(t.m_panels, a_first + t.chunk_panels);
+  const int64_t b_first = ni * t.n_chunk_panels, b_end = std::min(t.n_panels, b_first + t.n_chunk_panels);
+  const int64_t a_panel = p.k * kernel.mr;
+  auto panel_of = [&](const F32Operand& op, int64_t i, int width, int64_t count, float* scratch) -> const float* {
+    if (op.packed) return op.packed + i * p.k * width;
+    if (op.fill) op.fill(i * width, scratch);
+    else kernels::f32_pack_panel(op.data, op.outer_stride, op.k_stride, i * width, count, p.k, width, scratch);
+    return scratch;
+  };
+  const float* a_chunk = p.a.packed ? p.a.packed + a_first * a_panel : s.a;
+  if (!p.a.packed)
+    for (int64_t i = a_first; i < a_end; ++i) panel_of(p.a, i, kernel.mr, p.m, s.a + (i - a_first) * a_panel);
+  kernels::F32TileArgs args;
+  args.k = p.k;
+  args.ldc = p.ldc;
+  args.epilogue = &p.epilogue;
+  for (int64_t j = b_first; j < b_end; ++j) {
+    args.b = panel_of(p.b, j, kernel.nr, p.n, s.b);
+    args.col0 = j * kernel.nr;
+    args.cols = static_cast<int>(std::min<int64_t>(kernel.nr, p.n - args.col0));
+    for (int64_t i = a_first; i < a_end; ++i) {
+      args.a = a_chunk + (i - a_first) * a_panel;
+      args.row0 = i * kernel.mr;
+      args.rows = static_cast<int>(std::min<int64_t>(kernel.mr, p.m - args.row0));
+      args.c = p.c + args.row0 * p.ldc + args.col0;
+      kernel.tile(args);
+    }
+  }
+}
+
+}  // namespace
+
+Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p) {
+  if (p.m <= 0 || p.n <= 0) return Status::ok();
+  const Tiling t = plan_tiling(p, kernel, pool.size());
+  const int64_t slots = std::min<int64_t>(pool.size(), t.tasks());
+  const int64_t a_floats = p.a.packed ? 0 : t.chunk_panels * p.k * kernel.mr;
+  const int64_t b_floats = p.b.packed ? 0 : p.k * kernel.nr;
+  const int64_t per_slot = a_floats + b_floats;
+  std::unique_ptr<float[]> scratch;
+  if (per_slot > 0) {
+    scratch.reset(new (std::nothrow) float[static_cast<size_t>(per_slot * slots)]);
+    if (!scratch) return out_of_memory("no memory for " + std::to_string(per_slot * slots * 4) + " bytes of GEMM panels");
+  }
+  // Slot s runs tasks s, s + slots, ...: a fixed assignment, so each tile has one owner.
+  pool.parallel_for(slots, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t slot = begin; slot < end; ++slot) {
+      Scratch s;
+      if (scratch) {
+        s.a = scratch.get() + slot * per_slot;
+        s.b = s.a + a_floats;
+      }
+      for (int64_t task = slot; task < t.tasks(); task += slots) run_task(p, kernel, t, task, s);
+    }
+  });
+  return Status::ok();
+}
+
+Status run_f32_gemms(ThreadPool& pool, const kernels::F32GemmKernel& kernel, int64_t count,
+                     const std::function<F32Product(int64_t)>& product) {
+  if (pool.size() > 1 && count >= 2 * int64_t{pool.size()}) {
+    std::vector<Status> status(static_cast<size_t>(count));
+    pool.parallel_for(count, 1, [&](int64_t begin, int64_t end) {
+      ThreadPool serial(1);
+      for (int64_t i = begin; i < end; ++i) status[static_cast<size_t>(i)] = run_f32_gemm(serial, kernel, product(i));
+    });
+    for (Status& st : status) TRY(st);
+    return Status::ok();
+  }
+  for (int64_t i = 0; i < count; ++i) TRY(run_f32_gemm(pool, kernel, product(i)));
+  return Status::ok();
+}
+
+const float* constant_f32_data(const Tensor& t, const WidenedConstant& widened) {
+  if (const Tensor* w = widened.match(t)) return w->data<float>();
+  return t.dtype() == DataType::kFloat ? t.data<float>() : nullptr;
+}
+
+Result<PackedF32> pack_f32_constant(const Tensor& t, const WidenedConstant& widened, int64_t groups, int64_t rows,
+                                    int64_t k, int64_t outer_stride, int64_t k_stride, int width) {
+  PackedF32 packed;
+  const float* src = constant_f32_data(t, widened);
+  if (!src || t.numel() == 0) return packed;
+  const int64_t group_floats = kernels::panel_count(rows, width) * width * k;
+  ASSIGN_OR_RETURN(packed.panels, Tensor::create(DataType::kFloat, {groups, group_floats}));
+  for (int64_t g = 0; g < groups; ++g)
+    kernels::f32_pack_panels(src + g * rows * k, outer_stride, k_stride, rows, k, width,
+                             packed.panels.data<float>() + g * group_floats);
+  packed.source = t.raw();
+  return packed;
+}
+
+}  // namespace twinrt::nn

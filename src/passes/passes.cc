@@ -1,0 +1,23 @@
+#include "passes/passes.h"
+
+namespace twinrt::passes {
+
+int fuse_clamp_activation(ir::Model& model);
+
+const std::vector<GraphPass>& all_passes() {
+  static const std::vector<GraphPass> passes = {
+      {"fuse_clamp_activation", NumericsEffect::kBitPreserving, fuse_clamp_activation},
+  };
+  return passes;
+}
+
+void optimize(ir::Model& model, OptimizationLevel level, Mode mode) {
+  if (!model.graph || level == OptimizationLevel::kNone) return;
+  for (const GraphPass& pass : all_passes()) {
+    const bool value_changing = pass.effect == NumericsEffect::kValueChanging;
+    if (value_changing && (level != OptimizationLevel::kAll || mode != Mode::kDefault)) continue;
+    pass.run(model);
+  }
+}
+
+}  // namespace twinrt::passes
