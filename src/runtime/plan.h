@@ -45,6 +45,8 @@ class Subgraph {
 struct CompileOptions {
   Mode mode = Mode::kDefault;
   std::map<std::string, int64_t> dim_overrides;
+  bool lenient = false;                         // unknown attributes are warnings, not errors
+  std::vector<std::string>* warnings = nullptr;  // receives the warnings when set
 };
 
 // Compiles the main graph of `model`. The model must outlive the result (steps point
