@@ -59,8 +59,8 @@ Result<std::string> read_file_bytes(const std::string& path) {
 
 Status write_file_bytes(const std::string& path, std::string_view bytes) {
   if (path == "-") {
-    Status st = write_all(STDOUT_FILENO, bytes, "standard output");
-    return st;
+    std::fflush(stdout);  // keep what printf buffered before these bytes
+    return write_all(STDOUT_FILENO, bytes, "standard output");
   }
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {

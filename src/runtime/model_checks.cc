@@ -41,9 +41,16 @@ Status check_duplicate_attributes(const ir::Node& node) {
   return Status::ok();
 }
 
+// Attributes of ai.onnx opsets before 7 that never changed what inference computes
+// (in-place hints and the train/test switch): exporters of that era wrote them everywhere.
+bool is_legacy_no_op_attribute(const KernelInit& init, const std::string& name) {
+  return init.opset < 7 && ir::canonical_domain(init.node.domain).empty() &&
+         (name == "consumed_inputs" || name == "is_test");
+}
+
 Status check_unknown_attributes(const KernelInit& init, bool lenient, std::vector<std::string>* warnings) {
   for (const ir::Attribute& a : init.node.attributes) {
-    if (init.attributes_read.count(a.name)) continue;
+    if (init.attributes_read.count(a.name) || is_legacy_no_op_attribute(init, a.name)) continue;
     const std::string message = init.node.describe() + ": unknown attribute '" + a.name + "'";
     if (!lenient) return invalid_model(message + " (the op does not use it; --lenient ignores it with a warning)");
     if (warnings) warnings->push_back(message + " is ignored");
