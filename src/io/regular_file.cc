@@ -20,7 +20,7 @@ const char* kind_of(mode_t mode) {
   if (S_ISCHR(mode)) return "a character device";
   if (S_ISBLK(mode)) return "a block device";
   if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
+  return "a special file";
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ Result<RegularFile> RegularFile::open(const std::string& path, const std::string
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
     return io_error(what + " '" + path + "' is " + kind_of(st.st_mode) +
-                    "; twinrt reads only regular files");
+                    ", not a regular file (twinrt reads only regular files)");
   }
   return RegularFile(fd, static_cast<uint64_t>(st.st_size), path);
 }

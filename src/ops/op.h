@@ -44,7 +44,7 @@ class KernelInit {
   // Names of the attributes the factory asked for (through attr, attr_*, has_attr). An op
   // declares the attributes it accepts by reading them: after the factory, a node attribute
   // no factory asked for is unknown to the op (a typo such as 'strdes') and compile fails.
-  mutable std::set<std::string> attributes_read;
+  mutable std::set<std::string> attributes_read{};
 
   size_t num_inputs() const { return node.inputs.size(); }
   bool has_input(size_t i) const { return i < node.inputs.size() && !node.inputs[i].empty(); }

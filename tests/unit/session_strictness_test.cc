@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstring>
 #include <fstream>
 
 #include "control_model_builder.h"
@@ -179,22 +180,22 @@ TEST(SessionThreads, ThreadCountIsCapped) {
   expect_error(ThreadPool::create(0).status(), "between 1 and 256");
 }
 
+// Runs in a child process whose address space has room for only a few thread stacks:
+// starting 200 threads must fail with an error (it used to hang or abort). Exit 0 if so.
+void start_threads_with_little_address_space() {
+  std::ifstream statm("/proc/self/statm");
+  long pages = 0;
+  statm >> pages;
+  const rlim_t room = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (48u << 20);
+  struct rlimit limit {room, room};
+  ::setrlimit(RLIMIT_AS, &limit);
+  auto pool = ThreadPool::create(200);
+  const bool clear = !pool.is_ok() && pool.status().message().find("cannot start thread") != std::string::npos;
+  ::_exit(clear ? 0 : 1);
+}
+
 TEST(SessionThreadsDeathTest, ThreadsThatCannotStartAreAnErrorNotAHang) {
-  // In a child process whose address space has room for only a few thread stacks,
-  // starting 200 threads must fail with an error (it used to hang or abort).
-  EXPECT_EXIT(
-      {
-        std::ifstream statm("/proc/self/statm");
-        long pages = 0;
-        statm >> pages;
-        const rlim_t room = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (48u << 20);
-        struct rlimit limit {room, room};
-        ::setrlimit(RLIMIT_AS, &limit);
-        auto pool = ThreadPool::create(200);
-        const bool clear = !pool.is_ok() && pool.status().message().find("cannot start thread") != std::string::npos;
-        ::_exit(clear ? 0 : 1);
-      },
-      ::testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(start_threads_with_little_address_space(), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
