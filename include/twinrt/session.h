@@ -45,9 +45,12 @@ Result<OptimizationLevel> parse_optimization(const std::string& name);
 
 struct SessionOptions {
   Mode mode = Mode::kDefault;
-  int threads = 1;  // intra-op threads; 0 = all hardware threads
+  int threads = 1;  // intra-op threads; 0 = all hardware threads; at most 256
   Isa isa = Isa::kAuto;  // asking for a tier the CPU lacks fails the load
   OptimizationLevel optimization = OptimizationLevel::kAll;
+  // Unknown node attributes (an op does not use them, e.g. a typo 'strdes') are errors;
+  // lenient makes them warnings (Session::warnings) and runs with the op's defaults.
+  bool lenient = false;
   // Values for symbolic dimensions ("batch" -> 1), used for shape inference at load.
   std::map<std::string, int64_t> dim_overrides;
 };
@@ -75,9 +78,13 @@ class Session {
   const std::vector<IoInfo>& inputs() const;   // graph inputs that are not initializers
   const std::vector<IoInfo>& outputs() const;
   const SessionOptions& options() const;
+  // What load accepted with a warning (only with SessionOptions::lenient).
+  const std::vector<std::string>& warnings() const;
 
   // Runs the graph. `feeds` maps input names to values; every non-optional input must be
-  // given. Returns every graph output by name.
+  // given, and each is checked against its declaration (tensor dtype and fixed dims;
+  // sequence element type). Bool tensors may hold any byte: nonzero is true. Returns every
+  // graph output by name.
   Result<std::map<std::string, Value>> run(const std::map<std::string, Value>& feeds) const;
 
   SessionImpl& impl() const { return *impl_; }

@@ -105,6 +105,7 @@ int bench_model(const BenchFlags& flags) {
   auto session = Session::load(flags.model, *options);
   r.create_ms = ms_since(start);
   if (!session) return report_error(session.status());
+  warn_about(**session);
   auto inputs = bind_inputs(**session, flags.inputs);
   if (!inputs) return report_error(inputs.status());
   const std::map<std::string, Value> feeds = as_feeds(*inputs);

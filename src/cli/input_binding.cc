@@ -53,6 +53,7 @@ void add_input_flags(CLI::App* command, InputFlags& flags, bool with_test_data) 
     command->add_option("--test-data", flags.test_data_dir,
                         "folder with input_<i>.pb files for the graph inputs, in order");
   command->add_option("--seed", flags.seed, "seed for the random values of inputs not given")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
 }
 

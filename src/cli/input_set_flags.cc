@@ -20,7 +20,8 @@ void add_input_set_flags(CLI::App* cmd, InputSetFlags& f) {
   else
     cmd->add_option("--dim", f.dims,
                     "value of a symbolic dimension, NAME=VALUE (repeatable); unnamed ones default to 1");
-  cmd->add_option("--seed", f.seed, "seed for the random values of inputs not given")->capture_default_str();
+  cmd->add_option("--seed", f.seed, "seed for the random values of inputs not given")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
 }
 
 Result<parity::InputSpec> to_input_spec(const InputSetFlags& f) {

@@ -1,20 +1,16 @@
 #include "cli/model_summary.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <functional>
 #include <set>
 
-#include "cli/external_data_files.h"
 #include "io/sha256.h"
 #include "onnx/loader.h"
-#include "onnx/mapped_file.h"
+#include "io/regular_file.h"
 #include "ops/op.h"
 
 namespace twinrt::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 IoSummary io_summary(const ir::ValueInfo& v) {
   IoSummary s{v.name, ir::type_to_string(v.type), {}};
@@ -103,16 +99,14 @@ std::vector<UnsupportedOp> find_unsupported(const ir::Model& model) {
   return out;
 }
 
-Result<std::vector<ExternalFile>> hash_external_files(const std::string& model_path, std::string_view bytes) {
-  ASSIGN_OR_RETURN(std::vector<std::string> locations, external_data_locations(bytes));
+// Hashes the external-data files the loader used: the loader's resolver already confined
+// them to the model's folder and to regular files, so `inspect` reads nothing else.
+Result<std::vector<ExternalFile>> hash_external_files(const std::vector<onnx::ExternalFileUse>& uses) {
   std::vector<ExternalFile> files;
-  for (const std::string& loc : locations) {
-    const std::string path = (fs::path(model_path).parent_path() / loc).string();
-    std::error_code ec;
-    const uint64_t size = fs::file_size(path, ec);
-    if (ec) return io_error("external data file '" + path + "': " + ec.message());
-    ASSIGN_OR_RETURN(std::string hash, io::sha256_file_hex(path));
-    files.push_back(ExternalFile{loc, size, hash});
+  for (const onnx::ExternalFileUse& use : uses) {
+    ASSIGN_OR_RETURN(io::RegularFile file, io::RegularFile::open(use.path, "external data file"));
+    ASSIGN_OR_RETURN(std::string hash, io::sha256_file_hex(use.path));
+    files.push_back(ExternalFile{use.location, file.size(), hash});
   }
   return files;
 }
@@ -149,14 +143,14 @@ int64_t total_bytes(const std::vector<ParamGroup>& groups) {
 }
 
 Result<ModelSummary> summarize_model(const std::string& path) {
-  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path));
-  ASSIGN_OR_RETURN(auto mapped, onnx::MappedFile::open(path));
-  const std::string_view bytes(reinterpret_cast<const char*>(mapped->data()), mapped->size());
+  std::vector<onnx::ExternalFileUse> external_uses;
+  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path, &external_uses));
+  ASSIGN_OR_RETURN(io::RegularFile model_file, io::RegularFile::open(path, "model"));
   ModelSummary s;
   s.path = path;
-  s.file_size = bytes.size();
-  s.sha256 = io::sha256_hex(bytes);
-  ASSIGN_OR_RETURN(s.external_files, hash_external_files(path, bytes));
+  s.file_size = model_file.size();
+  ASSIGN_OR_RETURN(s.sha256, io::sha256_file_hex(path));
+  ASSIGN_OR_RETURN(s.external_files, hash_external_files(external_uses));
   s.ir_version = model.ir_version;
   s.producer = model.producer_name + (model.producer_version.empty() ? "" : " " + model.producer_version);
   s.domain = model.domain;

@@ -32,6 +32,7 @@ int run_model(const RunFlags& flags) {
   if (!options) return report_error(options.status());
   auto session = Session::load(flags.model, *options);
   if (!session) return report_error(session.status());
+  warn_about(**session);
   auto inputs = bind_inputs(**session, flags.inputs);
   if (!inputs) return report_error(inputs.status());
   for (size_t i = 0; i < inputs->size(); ++i) {

@@ -2,6 +2,9 @@
 
 #include <charconv>
 
+#include "cli/exit_status.h"
+#include "runtime/thread_pool.h"
+
 namespace twinrt::cli {
 
 void add_session_flags(CLI::App* command, SessionFlags& flags) {
@@ -17,6 +20,12 @@ void add_session_flags(CLI::App* command, SessionFlags& flags) {
       ->capture_default_str();
   command->add_option("--dim", flags.dims,
                       "value of a symbolic dimension, NAME=VALUE (repeatable); unnamed ones default to 1");
+  command->add_flag("--lenient", flags.lenient,
+                    "run models with attributes their op does not know (warning instead of error)");
+}
+
+void warn_about(const Session& session) {
+  for (const std::string& w : session.warnings()) warn(w);
 }
 
 Result<std::pair<std::string, std::string>> split_assignment(const std::string& arg, const std::string& flag) {
@@ -47,10 +56,11 @@ Result<SessionOptions> to_session_options(const SessionFlags& flags) {
   auto level = parse_optimization(flags.optimization);
   if (!level) return level.status().with_context("--optimization: ");
   options.optimization = *level;
-  if (flags.threads < 0)
-    return invalid_argument("--threads must be >= 0 (0 = all hardware threads), got " +
-                            std::to_string(flags.threads));
+  if (flags.threads < 0 || flags.threads > kMaxThreads)
+    return invalid_argument("--threads must be between 0 (all hardware threads) and " + std::to_string(kMaxThreads) +
+                            ", got " + std::to_string(flags.threads));
   options.threads = flags.threads;
+  options.lenient = flags.lenient;
   for (const std::string& arg : flags.dims) {
     ASSIGN_OR_RETURN(auto assignment, split_assignment(arg, "--dim"));
     ASSIGN_OR_RETURN(int64_t value, parse_integer(assignment.second, "--dim " + assignment.first, false));

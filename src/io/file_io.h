@@ -8,9 +8,16 @@
 
 namespace twinrt::io {
 
-// Fails with kIoError when the path is missing, a directory, or unreadable.
+// Reads a regular file (see regular_file.h); kIoError when the path is missing, a
+// directory, a FIFO, a device or unreadable.
 Result<std::string> read_file_bytes(const std::string& path);
-// Writes to `path.tmp` then renames, so a failed write never leaves a half file behind.
+
+// Writes `bytes` to `path`:
+//  - "-" is standard output;
+//  - an absent path or a regular file: written to `path.tmp`, then renamed over `path`, so a
+//    failed write never leaves a half file behind;
+//  - anything else that exists (device, FIFO, symlink): opened and written in place, never
+//    replaced (renaming over /dev/full or a symlink would destroy it).
 Status write_file_bytes(const std::string& path, std::string_view bytes);
 
 }  // namespace twinrt::io

@@ -16,6 +16,17 @@ bool has_suffix(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// i for a file named input_<i>.pb (decimal digits only).
+std::optional<size_t> test_data_input_index(const std::string& name) {
+  const std::string prefix = "input_", suffix = ".pb";
+  if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+      !has_suffix(name, suffix))
+    return std::nullopt;
+  const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+  if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return static_cast<size_t>(std::stoul(digits));
+}
+
 }  // namespace
 
 Status check_declared_tensor(const Tensor& t, const ir::TypeInfo& type, const std::string& what) {
@@ -71,10 +82,12 @@ Result<std::vector<std::optional<TestDataValue>>> load_test_data_folder(const st
     ASSIGN_OR_RETURN(Value v, load_input_file(path, decls[i]));
     values[i] = TestDataValue{std::move(v), path};
   }
-  const std::string extra = (fs::path(dir) / ("input_" + std::to_string(decls.size()) + ".pb")).string();
-  if (fs::exists(extra, ec))
-    return invalid_argument("'" + extra + "' has no matching input: the model has " +
-                            std::to_string(decls.size()) + " inputs");
+  for (const fs::directory_entry& entry : it) {
+    std::optional<size_t> index = test_data_input_index(entry.path().filename().string());
+    if (index && *index >= decls.size())
+      return invalid_argument("'" + entry.path().string() + "' has no matching input: the model has " +
+                              std::to_string(decls.size()) + " inputs");
+  }
   return values;
 }
 

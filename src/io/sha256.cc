@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include "io/regular_file.h"
+
 namespace twinrt::io {
 namespace {
 
@@ -99,16 +101,15 @@ std::string sha256_hex(std::string_view bytes) {
 }
 
 Result<std::string> sha256_file_hex(const std::string& path) {
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) return io_error("cannot open '" + path + "' to hash it: " + std::strerror(errno));
+  ASSIGN_OR_RETURN(RegularFile file, RegularFile::open(path, "file to hash"));
   Sha256 h;
   std::string chunk(1 << 20, '\0');
-  for (;;) {
-    size_t n = std::fread(chunk.data(), 1, chunk.size(), f.get());
+  for (uint64_t offset = 0; offset < file.size();) {
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(chunk.size(), file.size() - offset));
+    TRY(file.read_at(offset, chunk.data(), n));
     h.update(chunk.data(), n);
-    if (n < chunk.size()) break;
+    offset += n;
   }
-  if (std::ferror(f.get())) return io_error("error while reading '" + path + "' to hash it");
   return h.hex_digest();
 }
 

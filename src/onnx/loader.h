@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ir/ir.h"
 #include "twinrt/status.h"
@@ -17,9 +18,19 @@ struct LoadOptions {
   std::string base_dir;
 };
 
-// Memory-maps the file; initializers point into the mapping (zero copy). External data
-// is resolved next to the model and may not escape its folder.
-Result<ir::Model> load_model_file(const std::string& path);
+// An external-data file a loaded model uses: its `location` as written in the model and the
+// resolved path inside the model's folder.
+struct ExternalFileUse {
+  std::string location;
+  std::string path;
+};
+
+// Reads the file into memory (initializers view that copy, never the file, so later changes
+// to the file cannot reach the model). External data is resolved next to the model, may
+// not escape its folder, and must be regular files. `external_files` (optional) receives
+// the external-data files used, in first-use order.
+Result<ir::Model> load_model_file(const std::string& path,
+                                  std::vector<ExternalFileUse>* external_files = nullptr);
 
 // Parses a model held in memory. `keepalive` (optional) owns `data`; when given,
 // initializers may point into it instead of being copied.

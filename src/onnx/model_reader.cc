@@ -3,7 +3,7 @@
 
 #include "onnx/graph_reader.h"
 #include "onnx/loader.h"
-#include "onnx/mapped_file.h"
+#include "onnx/file_bytes.h"
 #include "onnx/proto_fields.h"
 #include "onnx/tensor_reader.h"
 #include "onnx/wire.h"
@@ -116,6 +116,11 @@ Status read_model_field(const Field& f, ReadContext& ctx, ir::Model* m) {
     }
     case model_proto::kGraph: {
       TRY(wire::expect_type(f, WireType::kLen, "ModelProto.graph"));
+      // Protobuf would merge two graph fields into one; no tool writes that on purpose,
+      // and any choice (first, last, merged) could run a graph nobody meant.
+      if (m->graph)
+        return invalid_model("ModelProto.graph: the model has two graph fields (protobuf would merge them); "
+                             "refusing the ambiguous file");
       ASSIGN_OR_RETURN(m->graph, read_graph(f.data, f.size, ctx));
       return Status::ok();
     }
@@ -162,12 +167,15 @@ Result<ir::Model> load_model_bytes(const void* data, size_t size, const LoadOpti
   return read_model(static_cast<const uint8_t*>(data), size, ctx);
 }
 
-Result<ir::Model> load_model_file(const std::string& path) {
-  ASSIGN_OR_RETURN(std::shared_ptr<MappedFile> file, MappedFile::open(path));
-  LoadOptions options;
+Result<ir::Model> load_model_file(const std::string& path, std::vector<ExternalFileUse>* external_files) {
+  auto file = FileBytes::read(path);
+  if (!file) return file.status();
+  ReadContext ctx;
   std::filesystem::path folder = std::filesystem::path(path).parent_path();
-  options.base_dir = folder.empty() ? std::string(".") : folder.string();
-  auto model = load_model_bytes(file->data(), file->size(), options, file);
+  ctx.options.base_dir = folder.empty() ? std::string(".") : folder.string();
+  ctx.keepalive = *file;
+  ctx.external_uses = external_files;
+  auto model = read_model(reinterpret_cast<const uint8_t*>((*file)->data()), (*file)->size(), ctx);
   if (!model) return model.status().with_context("'" + path + "': ");
   return model;
 }

@@ -4,9 +4,10 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "onnx/loader.h"
-#include "onnx/mapped_file.h"
+#include "io/regular_file.h"
 
 namespace twinrt::onnx {
 
@@ -18,8 +19,10 @@ struct ReadContext {
   LoadOptions options;
   // Owns the bytes being parsed; when set, raw tensor data may be viewed instead of copied.
   std::shared_ptr<Storage> keepalive;
-  // External-data files mapped so far, by resolved path (many tensors share one file).
-  std::map<std::string, std::shared_ptr<MappedFile>> external_files;
+  // External-data files opened so far, by resolved path (many tensors share one file).
+  std::map<std::string, io::RegularFile> external_files;
+  // When set, receives each external-data file the model uses (for `inspect`).
+  std::vector<ExternalFileUse>* external_uses = nullptr;
   int depth = 0;
 };
 

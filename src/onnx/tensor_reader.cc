@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/bool_values.h"
 #include "onnx/external_data.h"
 #include "onnx/proto_fields.h"
 #include "onnx/wire.h"
@@ -160,11 +161,14 @@ Result<Tensor> tensor_over_bytes(DataType dtype, std::vector<int64_t> dims, cons
                                  size_t nbytes, const std::shared_ptr<Storage>& owner) {
   size_t align = std::min<size_t>(dtype_size(dtype), 8);
   bool aligned = reinterpret_cast<uintptr_t>(bytes) % align == 0;
-  if (owner && owner->data() && aligned && bytes >= owner->data() &&
+  // Bools are copied so that bytes other than 0 and 1 can be normalised.
+  const bool is_bool = dtype == DataType::kBool;
+  if (owner && owner->data() && aligned && !is_bool && bytes >= owner->data() &&
       bytes + nbytes <= owner->data() + owner->size())
     return Tensor::view(dtype, std::move(dims), owner, static_cast<size_t>(bytes - owner->data()));
   ASSIGN_OR_RETURN(Tensor t, Tensor::create(dtype, std::move(dims)));
   if (nbytes) std::memcpy(t.raw(), bytes, nbytes);
+  if (is_bool) ir::normalise_bool_bytes(t.raw(), nbytes);
   return t;
 }
 
@@ -183,8 +187,7 @@ Result<Tensor> build_tensor(const TensorFields& t, ReadContext& ctx) {
   if (t.data_location == tensor_proto::kLocationExternal) {
     if (dtype == DataType::kString)
       return not_implemented("string tensors cannot use external data");
-    ASSIGN_OR_RETURN(ExternalBytes ext, resolve_external_data(t.external_data, nbytes, ctx));
-    return tensor_over_bytes(dtype, t.dims, ext.file->data() + ext.offset, nbytes, ext.file);
+    return read_external_tensor(t.external_data, dtype, t.dims, nbytes, ctx);
   }
   if (t.data_location != tensor_proto::kLocationDefault)
     return invalid_model("data_location " + std::to_string(t.data_location) + " is not DEFAULT or EXTERNAL");

@@ -20,21 +20,21 @@ Status wrong_type(const ir::Node& node, const ir::Attribute& a, const char* expe
 }  // namespace
 
 Result<int64_t> KernelInit::attr_int(const std::string& name, int64_t def) const {
-  const ir::Attribute* a = node.attr(name);
+  const ir::Attribute* a = attr(name);
   if (!a) return def;
   if (a->type != ir::Attribute::Type::kInt) return wrong_type(node, *a, "int");
   return a->i;
 }
 
 Result<float> KernelInit::attr_float(const std::string& name, float def) const {
-  const ir::Attribute* a = node.attr(name);
+  const ir::Attribute* a = attr(name);
   if (!a) return def;
   if (a->type != ir::Attribute::Type::kFloat) return wrong_type(node, *a, "float");
   return a->f;
 }
 
 Result<std::string> KernelInit::attr_string(const std::string& name, const std::string& def) const {
-  const ir::Attribute* a = node.attr(name);
+  const ir::Attribute* a = attr(name);
   if (!a) return def;
   if (a->type != ir::Attribute::Type::kString) return wrong_type(node, *a, "string");
   return a->s;
@@ -42,7 +42,7 @@ Result<std::string> KernelInit::attr_string(const std::string& name, const std::
 
 Result<std::vector<int64_t>> KernelInit::attr_ints(const std::string& name,
                                                    std::vector<int64_t> def) const {
-  const ir::Attribute* a = node.attr(name);
+  const ir::Attribute* a = attr(name);
   if (!a) return def;
   if (a->type != ir::Attribute::Type::kInts) return wrong_type(node, *a, "ints");
   return a->ints;
@@ -50,7 +50,7 @@ Result<std::vector<int64_t>> KernelInit::attr_ints(const std::string& name,
 
 Result<std::vector<float>> KernelInit::attr_floats(const std::string& name,
                                                    std::vector<float> def) const {
-  const ir::Attribute* a = node.attr(name);
+  const ir::Attribute* a = attr(name);
   if (!a) return def;
   if (a->type != ir::Attribute::Type::kFloats) return wrong_type(node, *a, "floats");
   return a->floats;
@@ -58,17 +58,26 @@ Result<std::vector<float>> KernelInit::attr_floats(const std::string& name,
 
 Result<std::vector<std::string>> KernelInit::attr_strings(const std::string& name,
                                                           std::vector<std::string> def) const {
-  const ir::Attribute* a = node.attr(name);
+  const ir::Attribute* a = attr(name);
   if (!a) return def;
   if (a->type != ir::Attribute::Type::kStrings) return wrong_type(node, *a, "strings");
   return a->strings;
 }
 
 Result<Tensor> KernelInit::attr_tensor(const std::string& name) const {
-  const ir::Attribute* a = node.attr(name);
+  const ir::Attribute* a = attr(name);
   if (!a) return invalid_model(node.describe() + ": missing attribute '" + name + "'");
   if (a->type != ir::Attribute::Type::kTensor) return wrong_type(node, *a, "tensor");
   return a->t;
+}
+
+const ir::Attribute* KernelInit::attr(const std::string& name) const {
+  attributes_read.insert(name);
+  return node.attr(name);
+}
+
+void KernelInit::accept_attributes(std::initializer_list<const char*> names) const {
+  for (const char* n : names) attributes_read.insert(n);
 }
 
 Status KernelInit::error(const std::string& message) const {

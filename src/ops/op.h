@@ -11,8 +11,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,10 @@ class KernelInit {
   const ir::Graph* graph = nullptr;
   // The instruction-set tier for fast kernels, resolved from the session (never kAuto).
   Isa isa = Isa::kScalar;
+  // Names of the attributes the factory asked for (through attr, attr_*, has_attr). An op
+  // declares the attributes it accepts by reading them: after the factory, a node attribute
+  // no factory asked for is unknown to the op (a typo such as 'strdes') and compile fails.
+  mutable std::set<std::string> attributes_read{};
 
   size_t num_inputs() const { return node.inputs.size(); }
   bool has_input(size_t i) const { return i < node.inputs.size() && !node.inputs[i].empty(); }
@@ -57,7 +63,12 @@ class KernelInit {
   Result<std::vector<std::string>> attr_strings(const std::string& name,
                                                 std::vector<std::string> def = {}) const;
   Result<Tensor> attr_tensor(const std::string& name) const;  // error when absent
-  bool has_attr(const std::string& name) const { return node.attr(name) != nullptr; }
+  bool has_attr(const std::string& name) const { return attr(name) != nullptr; }
+  // The attribute, or null when absent. Ops read attributes only through KernelInit, never
+  // through `node` directly, so that the read is recorded.
+  const ir::Attribute* attr(const std::string& name) const;
+  // Accepts attributes the op knows but ignores (e.g. deprecated ones).
+  void accept_attributes(std::initializer_list<const char*> names) const;
 
   // An error Status prefixed with the node's description.
   Status error(const std::string& message) const;

@@ -5,6 +5,7 @@
 #include "ir/graph_order.h"
 #include "kernels/cpu/isa.h"
 #include "runtime/execute.h"
+#include "runtime/model_checks.h"
 #include "runtime/plan.h"
 #include "runtime/planner.h"
 
@@ -108,6 +109,7 @@ ir::TypeInfo merge_types(ir::TypeInfo inferred, const ir::TypeInfo* declared) {
 
 Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scope* parent,
                                                     bool is_main) {
+  TRY(check_graph_names(graph));
   auto sub = std::make_shared<Subgraph>();
   sub->name = graph.name;
   Scope scope;
@@ -196,9 +198,11 @@ Status Compiler::compile_node(const ir::Node& node, Scope& scope, const ir::Grap
     children.push_back(child);
     return std::shared_ptr<const Subgraph>(child);
   };
+  TRY(check_duplicate_attributes(node));
   auto kernel = create_kernel(node.domain, init);
   if (!kernel) return kernel.status();
   step.kernel = std::move(kernel).value();
+  TRY(check_unknown_attributes(init, options_.lenient, options_.warnings));
 
   std::set<std::string> seen;
   for (const auto& child : children)
@@ -265,6 +269,7 @@ void Compiler::add_constants(const ir::Node& node, std::vector<Value> values, Sc
 Result<std::shared_ptr<const Subgraph>> compile_model(const ir::Model& model,
                                                       const CompileOptions& options) {
   if (!model.graph) return invalid_model("model has no graph");
+  TRY(check_opset_imports(model));
   CompileOptions resolved = options;
   ASSIGN_OR_RETURN(resolved.isa, kernels::resolve_isa(options.isa));
   Compiler compiler(model, resolved);

@@ -46,6 +46,8 @@ struct CompileOptions {
   Mode mode = Mode::kDefault;
   std::map<std::string, int64_t> dim_overrides;
   Isa isa = Isa::kAuto;  // resolved (TWINRT_ISA, CPU) by compile_model
+  bool lenient = false;                         // unknown attributes are warnings, not errors
+  std::vector<std::string>* warnings = nullptr;  // receives the warnings when set
 };
 
 // Compiles the main graph of `model`. The model must outlive the result (steps point

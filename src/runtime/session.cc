@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <thread>
 
 #include "onnx/loader.h"
 #include "passes/passes.h"
 #include "runtime/execute.h"
+#include "runtime/feed_check.h"
 #include "runtime/session_impl.h"
 
 namespace twinrt {
@@ -95,45 +97,21 @@ IoInfo io_info(const ir::ValueInfo& v) {
 }
 
 Result<std::unique_ptr<SessionImpl>> SessionImpl::create(ir::Model model, const SessionOptions& options) {
-  if (options.threads < 0) return invalid_argument("threads must be >= 0");
+  if (options.threads < 0 || options.threads > kMaxThreads)
+    return invalid_argument("threads must be between 0 (all hardware threads) and " +
+                            std::to_string(kMaxThreads) + ", got " + std::to_string(options.threads));
   auto s = std::unique_ptr<SessionImpl>(new SessionImpl());
   s->model_ = std::move(model);
   s->options_ = options;
   TRY(inline_functions(s->model_));
   passes::optimize(s->model_, options.optimization, options.mode);
-  CompileOptions copts{options.mode, options.dim_overrides, options.isa};
+  CompileOptions copts{options.mode, options.dim_overrides, options.isa, options.lenient, &s->warnings_};
   ASSIGN_OR_RETURN(s->plan_, compile_model(s->model_, copts));
   int threads = options.threads == 0 ? static_cast<int>(std::thread::hardware_concurrency()) : options.threads;
-  s->pool_ = std::make_unique<ThreadPool>(std::max(threads, 1));
+  ASSIGN_OR_RETURN(s->pool_, ThreadPool::create(std::clamp(threads, 1, kMaxThreads)));
   for (const auto& in : s->plan_->inputs) s->inputs_.push_back(io_info(in));
   for (const auto& out : s->plan_->outputs) s->outputs_.push_back(io_info(out));
   return s;
-}
-
-Status SessionImpl::check_feed(const ir::ValueInfo& decl, const Value& v) const {
-  const ir::TypeInfo& t = decl.type;
-  const std::string what = "input '" + decl.name + "'";
-  if (t.kind == ir::TypeInfo::Kind::kTensor) {
-    if (!v.is_tensor()) return invalid_argument(what + " must be a tensor");
-    if (t.elem != DataType::kUndefined && v.tensor.dtype() != t.elem)
-      return invalid_argument(what + " must be " + dtype_name(t.elem) + ", got " +
-                              dtype_name(v.tensor.dtype()));
-    if (t.shape) {
-      const ir::Shape& s = *t.shape;
-      if (static_cast<size_t>(v.tensor.rank()) != s.size())
-        return invalid_argument(what + " must have shape " + ir::shape_to_string(s) + ", got " +
-                                shape_to_string(v.tensor.shape()));
-      for (size_t i = 0; i < s.size(); ++i)
-        if (s[i].known() && s[i].value != v.tensor.shape()[i])
-          return invalid_argument(what + " must have shape " + ir::shape_to_string(s) + ", got " +
-                                  shape_to_string(v.tensor.shape()));
-    }
-  } else if (t.kind == ir::TypeInfo::Kind::kSequence && !v.is_sequence()) {
-    return invalid_argument(what + " must be a sequence");
-  } else if (t.kind == ir::TypeInfo::Kind::kOptional && !v.is_optional()) {
-    return invalid_argument(what + " must be an optional");
-  }
-  return Status::ok();
 }
 
 Result<std::map<std::string, Value>> SessionImpl::run(const std::map<std::string, Value>& feeds) const {
@@ -144,15 +122,14 @@ Result<std::map<std::string, Value>> SessionImpl::run(const std::map<std::string
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     auto it = feeds.find(g.inputs[i].name);
     if (it == feeds.end()) return invalid_argument("input '" + g.inputs[i].name + "' was not given");
-    TRY(check_feed(g.inputs[i], it->second));
-    inputs[i] = it->second;
+    ASSIGN_OR_RETURN(inputs[i], conform_feed(g.inputs[i].type, it->second, "input '" + g.inputs[i].name + "'"));
     ++used;
   }
   for (const auto& [name, slot] : g.overridable) {
     auto it = feeds.find(name);
     if (it == feeds.end()) continue;
-    TRY(check_feed({name, g.slot_types[static_cast<size_t>(slot)], ""}, it->second));
-    overrides.emplace_back(slot, it->second);
+    ASSIGN_OR_RETURN(Value v, conform_feed(g.slot_types[static_cast<size_t>(slot)], it->second, "input '" + name + "'"));
+    overrides.emplace_back(slot, std::move(v));
     ++used;
   }
   if (used != feeds.size())
@@ -188,6 +165,7 @@ Result<std::unique_ptr<Session>> Session::load_bytes(const void* data, size_t si
 const std::vector<IoInfo>& Session::inputs() const { return impl_->inputs(); }
 const std::vector<IoInfo>& Session::outputs() const { return impl_->outputs(); }
 const SessionOptions& Session::options() const { return impl_->options(); }
+const std::vector<std::string>& Session::warnings() const { return impl_->warnings(); }
 
 Result<std::map<std::string, Value>> Session::run(const std::map<std::string, Value>& feeds) const {
   return impl_->run(feeds);

@@ -20,14 +20,15 @@ class SessionImpl {
   const SessionOptions& options() const { return options_; }
   const std::vector<IoInfo>& inputs() const { return inputs_; }
   const std::vector<IoInfo>& outputs() const { return outputs_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
-  Status check_feed(const ir::ValueInfo& decl, const Value& v) const;
   ir::Model model_;
   SessionOptions options_;
   std::shared_ptr<const Subgraph> plan_;
   std::unique_ptr<ThreadPool> pool_;
   std::vector<IoInfo> inputs_, outputs_;
+  std::vector<std::string> warnings_;
 };
 
 IoInfo io_info(const ir::ValueInfo& v);

@@ -3,11 +3,33 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <string>
+#include <system_error>
 
 namespace twinrt {
 
-ThreadPool::ThreadPool(int threads) {
-  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+Status ThreadPool::start_workers(int threads) {
+  for (int i = 1; i < threads; ++i) {
+    try {
+      workers_.emplace_back([this] { worker_loop(); });
+    } catch (const std::system_error& e) {
+      return Status(StatusCode::kOutOfMemory, "cannot start thread " + std::to_string(i + 1) + " of " +
+                                                  std::to_string(threads) + ": " + e.what());
+    }
+  }
+  return Status::ok();
+}
+
+ThreadPool::ThreadPool(int threads) { (void)start_workers(threads); }
+
+Result<std::unique_ptr<ThreadPool>> ThreadPool::create(int threads) {
+  if (threads < 1 || threads > kMaxThreads)
+    return invalid_argument("thread count must be between 1 and " + std::to_string(kMaxThreads) + ", got " +
+                            std::to_string(threads));
+  std::unique_ptr<ThreadPool> pool(new ThreadPool());
+  // On failure the destructor stops and joins the workers already started.
+  TRY(pool->start_workers(threads));
+  return pool;
 }
 
 ThreadPool::~ThreadPool() {

@@ -7,14 +7,27 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "twinrt/status.h"
+
 namespace twinrt {
+
+// Sessions refuse more threads than this: more threads than any machine twinrt targets
+// only cost memory (a stack each) and make a typo like `--threads 100000` fail late.
+inline constexpr int kMaxThreads = 256;
 
 class ThreadPool {
  public:
+  // Starts threads - 1 workers (the caller is the last thread). Fails with a clear error,
+  // after stopping the workers it did start, when the system cannot create a thread
+  // (pids limit, memory) or when threads is outside [1, kMaxThreads].
+  static Result<std::unique_ptr<ThreadPool>> create(int threads);
+  // Best effort, never fails: as create(), but keeps running with the workers it could
+  // start. Results never depend on the number of threads, only speed does.
   explicit ThreadPool(int threads);  // threads <= 1: everything runs on the caller
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -26,6 +39,8 @@ class ThreadPool {
   void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
 
  private:
+  ThreadPool() = default;
+  Status start_workers(int threads);
   void worker_loop();
   std::vector<std::thread> workers_;
   std::deque<std::function<void()>> tasks_;

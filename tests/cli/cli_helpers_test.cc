@@ -6,7 +6,6 @@
 #include <string>
 
 #include "cli/exit_status.h"
-#include "cli/external_data_files.h"
 #include "cli/input_binding.h"
 #include "cli/latency_stats.h"
 #include "cli/model_card.h"
@@ -152,17 +151,6 @@ TEST(ExitStatus, BadInputIsTwoFailureIsOne) {
   EXPECT_EQ(exit_code_for(io_error("x")), kExitBadInput);
   EXPECT_EQ(exit_code_for(not_implemented("x")), kExitFailure);
   EXPECT_EQ(exit_code_for(internal_error("x")), kExitFailure);
-}
-
-TEST(ExternalData, FindsTheLocationsAModelNames) {
-  auto bytes = io::read_file_bytes(kData + "/external_add.onnx");
-  ASSERT_TRUE(bytes.is_ok());
-  auto locations = external_data_locations(*bytes);
-  ASSERT_TRUE(locations.is_ok()) << locations.status().message();
-  EXPECT_EQ(*locations, (std::vector<std::string>{"external_add.bin"}));
-  auto none = external_data_locations(*io::read_file_bytes(kData + "/symbolic_add.onnx"));
-  EXPECT_TRUE(none->empty());
-  EXPECT_FALSE(external_data_locations(*io::read_file_bytes(kData + "/corrupt.onnx")).is_ok());
 }
 
 TEST(ModelCard, HasTheContractAndTheOwnersSections) {

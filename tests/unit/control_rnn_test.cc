@@ -118,6 +118,26 @@ TEST(ControlRnn, LstmCoupledGatesAndPeepholes) {
   EXPECT_NEAR(values_of<float>(out->at("Y").tensor)[0], h, 1e-6);
 }
 
+// Issue 9: PyTorch exports bidirectional LSTMs without `activations`; the defaults
+// (Sigmoid, Tanh, Tanh) apply to both directions. Copying the list into itself was UB and
+// gave "activation function '' is not supported" natively.
+TEST(ControlRnn, BidirectionalLstmWithoutActivationsUsesTheDefaultsBothWays) {
+  // One step, x = 1, h0 = c0 = 0, no bias. W = [i, o, f, c]: forward [0.5, -0.5, 0.25, 1],
+  // reverse [1, 0.5, -1, -0.5]. h = o * tanh(i * tanh(W_c)).
+  auto step_h = [](double wi, double wo, double wc) { return sigmoid(wo) * std::tanh(sigmoid(wi) * std::tanh(wc)); };
+  auto g = recurrent_graph("LSTM", {"X", "W", "R"}, {"Y", "Y_h"},
+                           {int_attr("hidden_size", 1), string_attr("direction", "bidirectional")});
+  auto out = run_graph(g, 14, {{"X", val<float>({1, 1, 1}, {1})},
+                               {"W", val<float>({2, 4, 1}, {0.5f, -0.5f, 0.25f, 1, 1, 0.5f, -1, -0.5f})},
+                               {"R", val<float>({2, 4, 1}, {0, 0, 0, 0, 0, 0, 0, 0})}},
+                       Mode::kReference);
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const std::vector<float> h = values_of<float>(out->at("Y_h").tensor);
+  ASSERT_EQ(h.size(), 2u);
+  EXPECT_NEAR(h[0], step_h(0.5, -0.5, 1), 1e-6);
+  EXPECT_NEAR(h[1], step_h(1, 0.5, -0.5), 1e-6);
+}
+
 TEST(ControlRnn, MismatchedWeightsNameTheInput) {
   auto g = recurrent_graph("RNN", {"X", "W", "R"}, {"Y"}, {int_attr("hidden_size", 2)});
   auto out = run_graph(g, 14, {{"X", val<float>({1, 1, 1}, {1})}, {"W", val<float>({1, 3, 1}, {1, 1, 1})},

@@ -130,5 +130,15 @@ TEST(OnnxHostile, InitializerErrorsNameTheInitializer) {
   EXPECT_NE(d.status().message().find("'w' is defined twice"), std::string::npos);
 }
 
+TEST(OnnxHostile, TwoGraphFieldsAreRefused) {
+  // Protobuf merges repeated singular messages; twinrt used to keep the last graph silently.
+  const std::string one = testing::identity_model({testing::raw_tensor({}, 1, "abcd", "w")});
+  testing::WireWriter second_graph;
+  second_graph.bytes_field(model_proto::kGraph, "");
+  auto r = load(one + second_graph.take());
+  ASSERT_FALSE(r.is_ok());
+  EXPECT_NE(r.status().message().find("two graph fields"), std::string::npos) << r.status().message();
+}
+
 }  // namespace
 }  // namespace twinrt::onnx

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "onnx/loader.h"
-#include "onnx/mapped_file.h"
+#include "onnx/file_bytes.h"
 #include "onnx/writer.h"
 
 namespace twinrt::onnx {
@@ -193,7 +193,7 @@ TEST(OnnxModel, WriterOutputReadsBackUnchanged) {
   EXPECT_EQ(*again, *bytes);
 }
 
-TEST(OnnxModel, FileInitializersPointIntoTheMapping) {
+TEST(OnnxModel, FileInitializersPointIntoTheFilesBytesInMemory) {
   ir::Model m = sample_model();
   auto path = std::filesystem::temp_directory_path() / ("twinrt_model_" + std::to_string(::getpid()) + ".onnx");
   ASSERT_TRUE(write_model_file(m, path.string()).is_ok());
@@ -202,7 +202,7 @@ TEST(OnnxModel, FileInitializersPointIntoTheMapping) {
   ASSERT_TRUE(back.is_ok()) << back.status().message();
   // Bytes need no alignment, so they are always viewed; wider types only when aligned.
   const Tensor& u8 = back->graph->initializers.at("u8");
-  EXPECT_NE(dynamic_cast<MappedFile*>(u8.storage().get()), nullptr) << "uint8 initializer was copied";
+  EXPECT_NE(dynamic_cast<FileBytes*>(u8.storage().get()), nullptr) << "uint8 initializer was copied";
   EXPECT_EQ(values<uint8_t>(u8), (std::vector<uint8_t>{1, 2, 3}));
   EXPECT_EQ(values<float>(back->graph->initializers.at("w")), (std::vector<float>{1.5f, -2.f}));
 }

@@ -25,6 +25,8 @@ namespace twinrt {
 struct BinaryOpBase {
   // Rejects a type/attribute combination the spec forbids (e.g. Mod on floats with fmod=0).
   Status validate(DataType) const { return Status::ok(); }
+  // Rejects operand values the op cannot compute (integer division by zero).
+  Status check_operands(const Tensor&, const Tensor&) const { return Status::ok(); }
 };
 
 template <class Op>
@@ -46,6 +48,7 @@ class BinaryKernel final : public OpKernel {
       return invalid_argument(std::string("inputs A and B must have the same type, got ") +
                               dtype_name(a->dtype()) + " and " + dtype_name(b->dtype()));
     TRY(op_.validate(a->dtype()));
+    TRY(op_.check_operands(*a, *b));
     ASSIGN_OR_RETURN(auto shapes, shapes_.resolve(a->shape(), b->shape()));
     return dispatch<Op::kTypes>(a->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;

@@ -123,7 +123,7 @@ Result<std::unique_ptr<OpKernel>> create_cast(const KernelInit& init) {
                       " and " + std::to_string(init.num_outputs()));
   if (!init.has_attr("to")) return init.error("missing required attribute 'to'");
   DataType to;
-  if (const ir::Attribute* a = init.node.attr("to"); a->type == ir::Attribute::Type::kString) {
+  if (const ir::Attribute* a = init.attr("to"); a->type == ir::Attribute::Type::kString) {
     // Opset 1 named the type ("FLOAT", "INT64", ...).
     ASSIGN_OR_RETURN(std::string name, init.attr_string("to", ""));
     ASSIGN_OR_RETURN(to, dtype_from_onnx_name(init, name));

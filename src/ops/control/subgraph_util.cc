@@ -4,7 +4,7 @@ namespace twinrt {
 
 Result<std::shared_ptr<const Subgraph>> compile_graph_attribute(const KernelInit& init,
                                                                 const std::string& name) {
-  const ir::Attribute* a = init.node.attr(name);
+  const ir::Attribute* a = init.attr(name);
   if (!a) return init.error("missing graph attribute '" + name + "'");
   if (a->type != ir::Attribute::Type::kGraph || !a->g)
     return init.error("attribute '" + name + "' must be a graph, got " +

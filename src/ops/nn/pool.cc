@@ -164,6 +164,18 @@ Result<std::unique_ptr<OpKernel>> create_global_pool(const KernelInit& init) {
   return make_kernel<PoolKernel>(std::move(a), init.mode);
 }
 
+// ONNX requires each pad to be smaller than the kernel: a window lying wholly in the
+// padding has no input element (MaxPool gave -3.4e38 there, AveragePool divides by zero).
+Status check_pads_below_kernel(const KernelInit& init, const nn::WindowAttrs& w) {
+  const size_t rank = w.kernel_shape.size();
+  if (w.pads.size() != 2 * rank) return Status::ok();  // parse_window_attrs reports other lengths
+  for (size_t d = 0; d < rank; ++d)
+    if (w.pads[d] >= w.kernel_shape[d] || w.pads[d + rank] >= w.kernel_shape[d])
+      return init.error("pads " + shape_to_string(w.pads) + " must be smaller than kernel_shape " +
+                        shape_to_string(w.kernel_shape) + " on every axis");
+  return Status::ok();
+}
+
 template <PoolKind kKind>
 Result<std::unique_ptr<OpKernel>> create_pool(const KernelInit& init) {
   const size_t max_outputs = kKind == PoolKind::kMax && init.opset >= 8 ? 2 : 1;
@@ -173,6 +185,7 @@ Result<std::unique_ptr<OpKernel>> create_pool(const KernelInit& init) {
   a.kind = kKind;
   ASSIGN_OR_RETURN(a.window, nn::parse_window_attrs(init, true));
   if (a.window.kernel_shape.empty()) return init.error("attribute 'kernel_shape' is required");
+  TRY(check_pads_below_kernel(init, a.window));
   ASSIGN_OR_RETURN(int64_t count_pad, init.attr_int("count_include_pad", 0));
   a.count_include_pad = count_pad != 0;
   ASSIGN_OR_RETURN(int64_t storage_order, init.attr_int("storage_order", 0));

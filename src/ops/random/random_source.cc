@@ -38,7 +38,7 @@ double RandomDraws::standard_normal(uint64_t i) const {
 }
 
 Result<RandomSource> RandomSource::from_node(const KernelInit& init) {
-  if (const ir::Attribute* a = init.node.attr("seed")) {
+  if (const ir::Attribute* a = init.attr("seed")) {
     if (a->type != ir::Attribute::Type::kFloat) return init.error("attribute 'seed' must be a float");
     uint32_t seed_bits;
     std::memcpy(&seed_bits, &a->f, sizeof seed_bits);

@@ -53,7 +53,12 @@ Result<RnnSpec> parse_rnn_spec(const KernelInit& init, int64_t gates, std::vecto
   spec.activations_per_dir = default_activations.size();
   ASSIGN_OR_RETURN(std::vector<std::string> names, init.attr_strings("activations"));
   if (names.empty()) names = default_activations;
-  if (names.size() == spec.activations_per_dir && spec.dirs == 2) names.insert(names.end(), names.begin(), names.end());
+  // One list for both directions: repeat it. (Inserting a vector's own range into itself
+  // is undefined behaviour; it read freed memory and gave empty names natively.)
+  if (names.size() == spec.activations_per_dir && spec.dirs == 2) {
+    const std::vector<std::string> forward = names;
+    names.insert(names.end(), forward.begin(), forward.end());
+  }
   if (names.size() != spec.activations_per_dir * static_cast<size_t>(spec.dirs))
     return init.error("activations has " + std::to_string(names.size()) + " entries, expected " +
                       std::to_string(spec.activations_per_dir * static_cast<size_t>(spec.dirs)));

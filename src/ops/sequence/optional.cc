@@ -30,7 +30,7 @@ class OptionalKernel final : public OpKernel {
 Result<std::unique_ptr<OpKernel>> create_optional(const KernelInit& init) {
   if (init.num_inputs() > 1) return init.error("takes at most one input");
   std::optional<ir::TypeInfo> declared;
-  if (const ir::Attribute* a = init.node.attr("type")) {
+  if (const ir::Attribute* a = init.attr("type")) {
     if (a->type != ir::Attribute::Type::kTypeProto || a->type_protos.size() != 1)
       return init.error("attribute 'type' must be a single type proto");
     declared = a->type_protos[0];

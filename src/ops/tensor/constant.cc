@@ -72,7 +72,7 @@ Result<std::unique_ptr<OpKernel>> create_constant(const KernelInit& init) {
   if (init.num_inputs() != 0 || init.num_outputs() != 1) return init.error("Constant takes no inputs and one output");
   if (init.node.attributes.size() != 1)
     return init.error("Constant needs exactly one value attribute, got " + std::to_string(init.node.attributes.size()));
-  ASSIGN_OR_RETURN(Tensor value, constant_value(init, init.node.attributes[0]));
+  ASSIGN_OR_RETURN(Tensor value, constant_value(init, *init.attr(init.node.attributes[0].name)));
   if (!value.defined()) return init.error("Constant value is empty");
   return make_kernel<ConstantKernel>(std::move(value));
 }

@@ -92,6 +92,7 @@ Result<std::unique_ptr<OpKernel>> create_top_k(const KernelInit& init) {
   if (!init.has_input(0) || init.num_outputs() != 2) return init.error("TopK takes input (and k) and two outputs");
   ASSIGN_OR_RETURN(int64_t axis, init.attr_int("axis", -1));
   ASSIGN_OR_RETURN(int64_t largest, init.attr_int("largest", 1));
+  init.accept_attributes({"sorted"});  // always sorted, which sorted = 0 allows too
   std::optional<int64_t> k;
   if (init.opset < 10) {
     if (!init.has_attr("k")) return init.error("TopK before opset 10 needs the 'k' attribute");
