@@ -31,17 +31,18 @@ export class HeapScope {
     this.ptrs.push(p);
     return p;
   }
-  bytes(u8, what) {
-    const p = this.alloc(u8.byteLength, what);
-    new Uint8Array(heap(this.M), p, u8.byteLength).set(u8);
+  // Copies any typed array in. The size is checked before a byte view is made: a view of
+  // 4 GiB or more would itself throw a RangeError.
+  bytes(view, what) {
+    const n = view.byteLength;
+    const p = this.alloc(n, what);
+    new Uint8Array(heap(this.M), p, n).set(new Uint8Array(view.buffer, view.byteOffset, n));
     return p;
   }
   string(s, what) { return this.bytes(encoder.encode(`${s}\0`), what); }
-  dims(dims, what) { return this.bytes(new Uint8Array(Float64Array.from(dims).buffer), what); }
+  dims(dims, what) { return this.bytes(Float64Array.from(dims), what); }
   free() { for (const p of this.ptrs) this.M._free(p); this.ptrs = []; }
 }
-
-function asBytes(data) { return new Uint8Array(data.buffer, data.byteOffset, data.byteLength); }
 
 // t: a checked {type, data, dims}. Returns a value handle the module owns (freed by
 // twinrt_feeds_add or twinrt_value_sequence); fail() throws the module's error.
@@ -56,9 +57,9 @@ function tensorValue(M, scope, t, what, fail) {
     for (const p of parts) { joined.set(p, off); off += p.length; }
     const lengths = Uint32Array.from(parts, (p) => p.length);
     v = M._twinrt_value_string_tensor(dims, t.dims.length, scope.bytes(joined, what), total,
-      scope.bytes(asBytes(lengths), what), parts.length);
+      scope.bytes(lengths, what), parts.length);
   } else {
-    v = M._twinrt_value_tensor(CODE_OF_TYPE[t.type], dims, t.dims.length, scope.bytes(asBytes(t.data), what), t.data.byteLength);
+    v = M._twinrt_value_tensor(CODE_OF_TYPE[t.type], dims, t.dims.length, scope.bytes(t.data, what), t.data.byteLength);
   }
   if (!v) fail();
   return v >>> 0;
@@ -79,7 +80,7 @@ export function toValue(M, scope, x, meta, what, fail) {
     for (const v of items) M._twinrt_value_free(v);
     throw e;
   }
-  const list = scope.bytes(asBytes(Uint32Array.from(items)), what);
+  const list = scope.bytes(Uint32Array.from(items), what);
   const v = M._twinrt_value_sequence(CODE_OF_TYPE[x.elemType] || 0, list, items.length) >>> 0;
   if (!v) fail();
   return v;

@@ -121,7 +121,11 @@ Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scop
     constants[slot] = Value::of(t);
   }
   std::vector<std::pair<int, Value>> defaults;  // initial values that a feed may replace
+  std::set<std::string> input_names;
   for (const auto& in : graph.inputs) {
+    // A second entry would be taken for an initializer's default (and constants.at() throw).
+    if (!input_names.insert(in.name).second)
+      return invalid_model("graph '" + graph.name + "' lists input '" + in.name + "' more than once");
     auto init = scope.slots.find(in.name);
     if (init != scope.slots.end()) {
       // An initializer listed as a graph input is only a default: kernels must not treat
