@@ -100,12 +100,13 @@ export class WasmRuntime {
 
   // feeds: {name: Tensor | Tensor[] | null}; fetches: names to return (all when empty).
   run(id, feeds, fetches) {
+    const s = this.sessions.get(id);
+    if (!s) throw new TwinrtError('twinrt-web: the session was released', 'INVALID_ARGUMENT');
+    // Every feed is checked before anything is allocated in the heap, and outside call():
+    // an exception from the caller's own getters must not mark the instance dead.
+    const checked = checkFeeds(feeds, s.inputMetadata);
     return this.call(() => {
       const M = this.M;
-      const s = this.sessions.get(id);
-      if (!s) throw new TwinrtError('twinrt-web: the session was released', 'INVALID_ARGUMENT');
-      // Every feed is checked before anything is allocated in the heap.
-      const checked = checkFeeds(feeds, s.inputMetadata);
       const scope = new HeapScope(M, oom);
       const f = M._twinrt_feeds_new() >>> 0;
       let outs = 0;
