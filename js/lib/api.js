@@ -3,7 +3,7 @@ import { Tensor } from './tensor.js';
 import { env } from './env.js';
 import { LocalBackend } from './backend.js';
 import { ProxyBackend } from './proxy.js';
-import { TwinrtError } from './runtime.js';
+import { TwinrtError } from './errors.js';
 
 const MODES = ['default', 'reference'];
 const PROVIDERS = ['wasm', 'cpu'];

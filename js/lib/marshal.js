@@ -1,5 +1,8 @@
-// Copies values between JavaScript and the WebAssembly heap: Tensors (and arrays of them
-// for sequence inputs, null for an empty optional) in, the same out.
+// Copies values between JavaScript and the WebAssembly heap: checked feeds (js/lib/feeds.js)
+// in, Tensors (arrays of them for sequences, null for an empty optional) out.
+//
+// Pointers from the module are unsigned (`>>> 0`): the heap may grow to 4 GiB and a wasm32
+// address above 2 GiB arrives in JavaScript as a negative i32.
 import { Tensor, TYPED_ARRAYS } from './tensor.js';
 import { CODE_OF_TYPE, TYPE_OF_CODE } from './dtypes.js';
 
@@ -10,29 +13,41 @@ const decoder = new TextDecoder();
 // Threaded builds export the (shared) memory; the others refresh Module.HEAPU8 as it grows.
 export function heap(M) { return M.wasmMemory ? M.wasmMemory.buffer : M.HEAPU8.buffer; }
 
+// Heap blocks for one call, freed together. oomError(message) makes the error thrown when
+// memory runs out; what (e.g. "input 'x'") names what the block is for.
 export class HeapScope {
-  constructor(M, oomError) { this.M = M; this.ptrs = []; this.oomError = oomError; }
-  alloc(bytes) {
-    const p = this.M._malloc(Math.max(bytes, 1));
-    if (!p) throw this.oomError(`could not allocate ${bytes} bytes of WebAssembly memory`);
+  constructor(M, oomError) {
+    this.M = M;
+    this.ptrs = [];
+    this.oomError = oomError;
+    this.heapMax = M._twinrt_heap_max();
+  }
+  alloc(bytes, what) {
+    // Checked here because malloc takes a 32-bit size: a larger one would wrap around.
+    if (bytes > this.heapMax)
+      throw this.oomError(`${what} needs ${bytes} bytes, more than the WebAssembly heap's maximum of ${this.heapMax} bytes`);
+    const p = this.M._malloc(Math.max(bytes, 1)) >>> 0;
+    if (!p) throw this.oomError(`could not allocate ${bytes} bytes of WebAssembly memory for ${what}`);
     this.ptrs.push(p);
     return p;
   }
-  bytes(u8) {
-    const p = this.alloc(u8.byteLength);
-    new Uint8Array(heap(this.M), p, u8.byteLength).set(u8);
+  // Copies any typed array in. The size is checked before a byte view is made: a view of
+  // 4 GiB or more would itself throw a RangeError.
+  bytes(view, what) {
+    const n = view.byteLength;
+    const p = this.alloc(n, what);
+    new Uint8Array(heap(this.M), p, n).set(new Uint8Array(view.buffer, view.byteOffset, n));
     return p;
   }
-  string(s) { return this.bytes(encoder.encode(`${s}\0`)); }
-  dims(dims) { return this.bytes(new Uint8Array(Float64Array.from(dims).buffer)); }
+  string(s, what) { return this.bytes(encoder.encode(`${s}\0`), what); }
+  dims(dims, what) { return this.bytes(Float64Array.from(dims), what); }
   free() { for (const p of this.ptrs) this.M._free(p); this.ptrs = []; }
 }
 
-function asBytes(data) { return new Uint8Array(data.buffer, data.byteOffset, data.byteLength); }
-
-// A value handle the module owns (freed by twinrt_feeds_add or twinrt_value_sequence).
-function tensorValue(M, scope, t, fail) {
-  const dims = scope.dims(t.dims);
+// t: a checked {type, data, dims}. Returns a value handle the module owns (freed by
+// twinrt_feeds_add or twinrt_value_sequence); fail() throws the module's error.
+function tensorValue(M, scope, t, what, fail) {
+  const dims = scope.dims(t.dims, what);
   let v;
   if (t.type === 'string') {
     const parts = t.data.map((s) => encoder.encode(s));
@@ -41,31 +56,34 @@ function tensorValue(M, scope, t, fail) {
     let off = 0;
     for (const p of parts) { joined.set(p, off); off += p.length; }
     const lengths = Uint32Array.from(parts, (p) => p.length);
-    v = M._twinrt_value_string_tensor(dims, t.dims.length, scope.bytes(joined), scope.bytes(asBytes(lengths)));
+    v = M._twinrt_value_string_tensor(dims, t.dims.length, scope.bytes(joined, what), total,
+      scope.bytes(lengths, what), parts.length);
   } else {
-    const code = CODE_OF_TYPE[t.type];
-    if (!code) throw new TypeError(`twinrt-web: unsupported tensor type '${t.type}'`);
-    v = M._twinrt_value_tensor(code, dims, t.dims.length, scope.bytes(asBytes(t.data)), t.data.byteLength);
+    v = M._twinrt_value_tensor(CODE_OF_TYPE[t.type], dims, t.dims.length, scope.bytes(t.data, what), t.data.byteLength);
   }
   if (!v) fail();
-  return v;
+  return v >>> 0;
 }
 
-// meta: { kind, type } of the input (an optional wraps what it is given; arrays are sequences).
-export function toValue(M, scope, x, meta, fail) {
+// x: a checked feed (a tensor, { sequence, elemType } or null); meta: { kind } of the
+// input (an optional wraps what it is given).
+export function toValue(M, scope, x, meta, what, fail) {
   if (meta && meta.kind === 'optional') {
-    if (x === null || x === undefined) return M._twinrt_value_optional(0);
-    return M._twinrt_value_optional(toValue(M, scope, x, { ...meta, kind: 'tensor' }, fail));
+    if (x === null) return M._twinrt_value_optional(0) >>> 0;
+    return M._twinrt_value_optional(toValue(M, scope, x, { kind: 'value' }, what, fail)) >>> 0;
   }
-  if (Array.isArray(x)) {
-    const elemType = x.length ? x[0].type : meta?.type;
-    const items = x.map((t) => tensorValue(M, scope, t, fail));
-    const list = scope.bytes(asBytes(Uint32Array.from(items)));
-    return M._twinrt_value_sequence(CODE_OF_TYPE[elemType] || 0, list, items.length);
+  if (!x.sequence) return tensorValue(M, scope, x, what, fail);
+  const items = [];
+  try {
+    x.sequence.forEach((t, i) => items.push(tensorValue(M, scope, t, `${what} item ${i}`, fail)));
+  } catch (e) {
+    for (const v of items) M._twinrt_value_free(v);
+    throw e;
   }
-  if (!(x instanceof Tensor) && !(x && typeof x.type === 'string' && x.data && x.dims))
-    throw new TypeError('twinrt-web: feeds must be Tensors');
-  return tensorValue(M, scope, x, fail);
+  const list = scope.bytes(Uint32Array.from(items), what);
+  const v = M._twinrt_value_sequence(CODE_OF_TYPE[x.elemType] || 0, list, items.length) >>> 0;
+  if (!v) fail();
+  return v;
 }
 
 function readTensor(M, t) {
@@ -77,7 +95,7 @@ function readTensor(M, t) {
   if (type === 'string') {
     const data = [];
     for (let i = 0; i < count; i++) {
-      const p = M._twinrt_tensor_string(t, i), n = M._twinrt_tensor_string_size(t, i);
+      const p = M._twinrt_tensor_string(t, i) >>> 0, n = M._twinrt_tensor_string_size(t, i) >>> 0;
       data.push(decoder.decode(new Uint8Array(heap(M), p, n).slice()));
     }
     return new Tensor('string', data, dims);
@@ -86,22 +104,22 @@ function readTensor(M, t) {
   if (!Ctor) throw new TypeError(`twinrt-web: outputs of type ${TYPE_OF_CODE[M._twinrt_tensor_dtype(t)] || 'unknown'} cannot be returned`);
   const nbytes = M._twinrt_tensor_nbytes(t);
   const copy = new Uint8Array(nbytes);
-  copy.set(new Uint8Array(heap(M), M._twinrt_tensor_data(t), nbytes));
+  copy.set(new Uint8Array(heap(M), M._twinrt_tensor_data(t) >>> 0, nbytes));
   return new Tensor(type, new Ctor(copy.buffer), dims);
 }
 
 // A Tensor, an array of Tensors (sequence), or null / the inner value (optional).
 export function fromValue(M, v) {
   switch (M._twinrt_value_kind(v)) {
-    case 1: return readTensor(M, M._twinrt_value_tensor_at(v, 0));
+    case 1: return readTensor(M, M._twinrt_value_tensor_at(v, 0) >>> 0);
     case 2: {
       const out = [];
       const n = M._twinrt_value_count(v);
-      for (let i = 0; i < n; i++) out.push(readTensor(M, M._twinrt_value_tensor_at(v, i)));
+      for (let i = 0; i < n; i++) out.push(readTensor(M, M._twinrt_value_tensor_at(v, i) >>> 0));
       return out;
     }
     case 3: {
-      const inner = M._twinrt_value_optional_inner(v);
+      const inner = M._twinrt_value_optional_inner(v) >>> 0;
       return inner ? fromValue(M, inner) : null;
     }
     default: return null;

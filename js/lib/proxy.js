@@ -1,7 +1,7 @@
 // Runs sessions in a worker (a Web Worker in browsers, worker_threads in Node) so that the
 // calling thread never blocks; same methods as LocalBackend.
 import { Tensor } from './tensor.js';
-import { TwinrtError } from './runtime.js';
+import { TwinrtError } from './errors.js';
 
 function revive(x) {
   if (x === null || x === undefined) return null;
@@ -52,7 +52,8 @@ export function serveProxy(port, makeBackend) {
       if (op === 'init') backend = makeBackend(args.wasm);
       else if (op === 'create') result = await backend.createSession(args.model, args.options);
       else if (op === 'run') {
-        const out = await backend.run(args.id, Object.fromEntries(Object.entries(args.feeds).map(([k, v]) => [k, revive(v)])), args.fetches);
+        // Feeds stay plain objects: the runtime checks them as it checks any duck-typed tensor.
+        const out = await backend.run(args.id, args.feeds, args.fetches);
         result = Object.fromEntries(Object.entries(out).map(([k, v]) => [k, plainValue(v)]));
       } else if (op === 'release') result = await backend.release(args.id);
       port.post({ call, result });
@@ -62,8 +63,11 @@ export function serveProxy(port, makeBackend) {
   });
 }
 
+// What crosses to the worker: a tensor's fields (a Tensor's class does not survive
+// structured cloning); anything else as it is, to be refused by the worker's checks.
 function plainValue(v) {
-  if (v === null) return null;
+  if (v === null || v === undefined) return null;
   if (Array.isArray(v)) return v.map(plainValue);
-  return { type: v.type, data: v.data, dims: [...v.dims] };
+  if (typeof v !== 'object') return v;
+  return { type: v.type, data: v.data, dims: Array.isArray(v.dims) ? [...v.dims] : v.dims };
 }

@@ -1,28 +1,24 @@
 // One instance of the WebAssembly module and the sessions in it, called synchronously.
 // The session API (session.js) uses it directly or through a worker (proxy.js).
 import { HeapScope, toValue, fromValue } from './marshal.js';
+import { checkFeeds } from './feeds.js';
 import { STATUS_NAMES, TYPE_OF_CODE } from './dtypes.js';
+import { TwinrtError } from './errors.js';
 
-export class TwinrtError extends Error {
-  constructor(message, code) {
-    super(message);
-    this.name = 'TwinrtError';
-    this.code = code;
-  }
-}
+export { TwinrtError };
 
 const oom = (m) => new TwinrtError(m, 'OUT_OF_MEMORY');
 let nextModelDir = 0;
 
 function ioMetadata(M, h, output, i) {
-  const name = M.UTF8ToString(M._twinrt_session_io_name(h, output, i));
-  const kind = M.UTF8ToString(M._twinrt_session_io_kind(h, output, i));
+  const name = M.UTF8ToString(M._twinrt_session_io_name(h, output, i) >>> 0);
+  const kind = M.UTF8ToString(M._twinrt_session_io_kind(h, output, i) >>> 0);
   const type = TYPE_OF_CODE[M._twinrt_session_io_dtype(h, output, i)] || 'undefined';
   const rank = M._twinrt_session_io_rank(h, output, i);
   const shape = [];
   for (let d = 0; d < rank; d++) {
     const v = M._twinrt_session_io_dim(h, output, i, d);
-    shape.push(v >= 0 ? v : M.UTF8ToString(M._twinrt_session_io_dim_name(h, output, i, d)));
+    shape.push(v >= 0 ? v : M.UTF8ToString(M._twinrt_session_io_dim_name(h, output, i, d) >>> 0));
   }
   if (kind === 'tensor') return { name, isTensor: true, type, shape };
   // twinrt also runs sequences and optionals: their element type (and, for an optional,
@@ -56,7 +52,7 @@ export class WasmRuntime {
 
   lastError() {
     const M = this.M;
-    return new TwinrtError(M.UTF8ToString(M._twinrt_last_error()), STATUS_NAMES[M._twinrt_last_error_code()] || 'INTERNAL');
+    return new TwinrtError(M.UTF8ToString(M._twinrt_last_error() >>> 0), STATUS_NAMES[M._twinrt_last_error_code()] || 'INTERNAL');
   }
 
   // model: Uint8Array. options: { mode, threads, dims: {name: n}, externalData: [{path, data: Uint8Array}] }
@@ -66,9 +62,9 @@ export class WasmRuntime {
       const scope = new HeapScope(M, oom);
       let opts = 0, dir = null;
       try {
-        opts = M._twinrt_options_new(options.mode === 'reference' ? 1 : 0, options.threads || 0);
+        opts = M._twinrt_options_new(options.mode === 'reference' ? 1 : 0, options.threads || 0) >>> 0;
         for (const [name, value] of Object.entries(options.dims || {}))
-          if (!M._twinrt_options_add_dim(opts, scope.string(name), Number(value))) throw this.lastError();
+          if (!M._twinrt_options_add_dim(opts, scope.string(name, 'freeDimensionOverrides'), Number(value))) throw this.lastError();
         let h;
         if (options.externalData && options.externalData.length) {
           dir = `/twinrt-models/${nextModelDir++}`;
@@ -82,9 +78,9 @@ export class WasmRuntime {
             if (parent) M.FS.mkdirTree(`${dir}/${parent}`);
             M.FS.writeFile(`${dir}/${rel}`, data);
           }
-          h = M._twinrt_session_load(scope.string(`${dir}/model.onnx`), opts);
+          h = M._twinrt_session_load(scope.string(`${dir}/model.onnx`, 'the model path'), opts) >>> 0;
         } else {
-          h = M._twinrt_session_create(scope.bytes(model), model.byteLength, opts);
+          h = M._twinrt_session_create(scope.bytes(model, 'the model'), model.byteLength, opts) >>> 0;
         }
         if (!h) throw this.lastError();
         const id = this.nextId++;
@@ -104,27 +100,32 @@ export class WasmRuntime {
 
   // feeds: {name: Tensor | Tensor[] | null}; fetches: names to return (all when empty).
   run(id, feeds, fetches) {
+    const s = this.sessions.get(id);
+    if (!s) throw new TwinrtError('twinrt-web: the session was released', 'INVALID_ARGUMENT');
+    // Every feed is checked before anything is allocated in the heap, and outside call():
+    // an exception from the caller's own getters must not mark the instance dead.
+    const checked = checkFeeds(feeds, s.inputMetadata);
     return this.call(() => {
       const M = this.M;
-      const s = this.sessions.get(id);
-      if (!s) throw new TwinrtError('twinrt-web: the session was released', 'INVALID_ARGUMENT');
       const scope = new HeapScope(M, oom);
-      const f = M._twinrt_feeds_new();
+      const f = M._twinrt_feeds_new() >>> 0;
       let outs = 0;
       try {
         const meta = Object.fromEntries(s.inputMetadata.map((m) => [m.name, m]));
-        for (const [name, x] of Object.entries(feeds)) {
+        for (const [name, x] of checked) {
           const m = meta[name];
-          const v = toValue(M, scope, x, m && { kind: m.isTensor ? 'tensor' : m.kind, type: m.type }, () => { throw this.lastError(); });
-          M._twinrt_feeds_add(f, scope.string(name), v);
+          const what = `input '${name}'`;
+          const namePtr = scope.string(name, what);
+          const v = toValue(M, scope, x, m && { kind: m.isTensor ? 'tensor' : m.kind }, what, () => { throw this.lastError(); });
+          M._twinrt_feeds_add(f, namePtr, v);
         }
-        outs = M._twinrt_session_run(s.h, f);
+        outs = M._twinrt_session_run(s.h, f) >>> 0;
         if (!outs) throw this.lastError();
         const result = {};
         const n = M._twinrt_outputs_count(outs);
         for (let i = 0; i < n; i++) {
-          const name = M.UTF8ToString(M._twinrt_outputs_name(outs, i));
-          if (!fetches || !fetches.length || fetches.includes(name)) result[name] = fromValue(M, M._twinrt_outputs_value(outs, i));
+          const name = M.UTF8ToString(M._twinrt_outputs_name(outs, i) >>> 0);
+          if (!fetches || !fetches.length || fetches.includes(name)) result[name] = fromValue(M, M._twinrt_outputs_value(outs, i) >>> 0);
         }
         return result;
       } finally {

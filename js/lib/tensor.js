@@ -21,7 +21,7 @@ function typeOfData(data) {
 }
 
 // data given as a plain array (numbers, booleans, bigints) becomes the type's TypedArray.
-function toTypedData(type, data) {
+export function toTypedData(type, data) {
   if (type === 'string') {
     if (!Array.isArray(data) || !data.every((v) => typeof v === 'string'))
       throw new TypeError("twinrt-web: a 'string' tensor needs a string[]");

@@ -5,6 +5,7 @@
 // C++ Status travels back as a value, never as an abort. Values and tensors are in
 // binding_values.cc.
 #include <emscripten/emscripten.h>
+#include <emscripten/heap.h>
 
 #include <algorithm>
 #include <memory>
@@ -55,6 +56,27 @@ SessionHandle* create_session(const SessionOptions* options, Load load) {
   return new SessionHandle{std::move(session.value()), threads};
 }
 
+// The element type of sequence and optional feeds, which Session::run leaves unchecked: a
+// kernel chosen for the declared type would read another type's bytes.
+Status check_element_types(const Session& session, const Feeds& feeds) {
+  for (const IoInfo& io : session.inputs()) {
+    if (io.type == "tensor" || io.dtype == DataType::kUndefined) continue;
+    auto it = feeds.values.find(io.name);
+    if (it == feeds.values.end()) continue;
+    const Value* v = &it->second;
+    if (v->is_optional()) v = v->optional.get();
+    if (!v) continue;
+    const std::string expected = "input '" + io.name + "' must hold " + dtype_name(io.dtype) + " tensors, got ";
+    if (v->is_tensor() && v->tensor.dtype() != io.dtype) return invalid_argument(expected + dtype_name(v->tensor.dtype()));
+    if (!v->is_sequence()) continue;
+    if (v->sequence_dtype != DataType::kUndefined && v->sequence_dtype != io.dtype)
+      return invalid_argument(expected + "a sequence of " + dtype_name(v->sequence_dtype));
+    for (const Tensor& t : v->sequence)
+      if (t.dtype() != io.dtype) return invalid_argument(expected + "a sequence holding " + dtype_name(t.dtype()));
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 void set_error(const Status& status) { g_last_error = status; }
@@ -77,6 +99,10 @@ EMSCRIPTEN_KEEPALIVE void twinrt_init(int pool_workers) {
   g_free_workers = 0;
 #endif
 }
+
+// The most the heap can grow to (MAXIMUM_MEMORY), in bytes: JavaScript refuses larger
+// blocks before calling malloc, whose 32-bit size would wrap around.
+EMSCRIPTEN_KEEPALIVE double twinrt_heap_max() { return static_cast<double>(emscripten_get_heap_max()); }
 
 EMSCRIPTEN_KEEPALIVE const char* twinrt_last_error() { return g_last_error.message().c_str(); }
 EMSCRIPTEN_KEEPALIVE int twinrt_last_error_code() { return static_cast<int>(g_last_error.code()); }
@@ -160,6 +186,7 @@ EMSCRIPTEN_KEEPALIVE const char* twinrt_session_io_dim_name(const SessionHandle*
 }
 
 EMSCRIPTEN_KEEPALIVE Outputs* twinrt_session_run(const SessionHandle* s, const Feeds* feeds) {
+  if (Status st = check_element_types(*s->session, *feeds); !st.is_ok()) return fail<Outputs>(st);
   auto result = s->session->run(feeds->values);
   if (!result) return fail<Outputs>(result.status());
   auto* out = new Outputs();

@@ -39,17 +39,54 @@ Result<Tensor> numeric_tensor(int dtype, const double* dims, int rank, const voi
   return t;
 }
 
-// `bytes` holds the UTF-8 strings back to back; `lengths` their byte counts.
-Result<Tensor> string_tensor(const double* dims, int rank, const char* bytes, const uint32_t* lengths) {
+// `bytes` holds `nbytes` of UTF-8: `count` strings back to back, `lengths` their byte
+// counts. Counts and lengths are checked here even though JavaScript checked them: a
+// length past the buffer would copy heap memory into the tensor (and out to the caller).
+Result<Tensor> string_tensor(const double* dims, int rank, const char* bytes, size_t nbytes,
+                             const uint32_t* lengths, size_t count) {
   ASSIGN_OR_RETURN(auto shape, read_dims(dims, rank));
+  const int64_t numel = shape_numel(shape);
+  if (numel < 0) return invalid_argument("string tensor: invalid dims " + shape_to_string(shape));
+  if (static_cast<uint64_t>(numel) != count)
+    return invalid_argument("string tensor: dims " + shape_to_string(shape) + " need " + std::to_string(numel) +
+                            " strings, got " + std::to_string(count));
+  size_t used = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (lengths[i] > nbytes - used)
+      return invalid_argument("string tensor: string " + std::to_string(i) + " (" + std::to_string(lengths[i]) +
+                              " bytes) runs past the " + std::to_string(nbytes) + " bytes of string data");
+    used += lengths[i];
+  }
+  if (used != nbytes)
+    return invalid_argument("string tensor: the strings take " + std::to_string(used) + " of the " +
+                            std::to_string(nbytes) + " bytes of string data");
   ASSIGN_OR_RETURN(Tensor t, Tensor::create(DataType::kString, shape));
   auto* out = t.data<std::string>();
   size_t offset = 0;
-  for (int64_t i = 0; i < t.numel(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     out[i].assign(bytes + offset, lengths[i]);
     offset += lengths[i];
   }
   return t;
+}
+
+// Takes over every item, so that all are freed whatever happens.
+Result<Value> sequence_value(int elem_dtype, Value** items, int count) {
+  std::vector<std::unique_ptr<Value>> owned;
+  for (int i = 0; i < count; ++i) owned.emplace_back(items[i]);
+  if (elem_dtype != 0 && !dtype_is_valid(elem_dtype))
+    return invalid_argument("unsupported sequence element type code " + std::to_string(elem_dtype));
+  const auto elem = static_cast<DataType>(elem_dtype);
+  std::vector<Tensor> tensors;
+  for (int i = 0; i < count; ++i) {
+    const Value* item = owned[static_cast<size_t>(i)].get();
+    if (!item || !item->is_tensor()) return invalid_argument("sequence items must be tensors");
+    if (elem != DataType::kUndefined && item->tensor.dtype() != elem)
+      return invalid_argument("sequence item " + std::to_string(i) + " is " + dtype_name(item->tensor.dtype()) +
+                              ", the sequence holds " + dtype_name(elem));
+    tensors.push_back(item->tensor);
+  }
+  return Value::of_sequence(std::move(tensors), elem);
 }
 
 Value* new_tensor_value(Result<Tensor> t) {
@@ -70,20 +107,17 @@ EMSCRIPTEN_KEEPALIVE Value* twinrt_value_tensor(int dtype, const double* dims, i
   return new_tensor_value(numeric_tensor(dtype, dims, rank, data, nbytes));
 }
 
-EMSCRIPTEN_KEEPALIVE Value* twinrt_value_string_tensor(const double* dims, int rank, const char* bytes,
-                                                       const uint32_t* lengths) {
-  return new_tensor_value(string_tensor(dims, rank, bytes, lengths));
+// `count` strings of `nbytes` bytes in all (see string_tensor).
+EMSCRIPTEN_KEEPALIVE Value* twinrt_value_string_tensor(const double* dims, int rank, const char* bytes, size_t nbytes,
+                                                       const uint32_t* lengths, size_t count) {
+  return new_tensor_value(string_tensor(dims, rank, bytes, nbytes, lengths, count));
 }
 
-// Takes the tensors out of `items` (which must hold tensor values) and frees them.
+// Takes over and frees `items` (tensor values of type `elem_dtype`; 0: not known).
 EMSCRIPTEN_KEEPALIVE Value* twinrt_value_sequence(int elem_dtype, Value** items, int count) {
-  std::vector<Tensor> tensors;
-  for (int i = 0; i < count; ++i) {
-    std::unique_ptr<Value> item(items[i]);
-    if (!item->is_tensor()) return fail<Value>(invalid_argument("sequence items must be tensors"));
-    tensors.push_back(std::move(item->tensor));
-  }
-  return new Value(Value::of_sequence(std::move(tensors), static_cast<DataType>(elem_dtype)));
+  auto v = sequence_value(elem_dtype, items, count);
+  if (!v) return fail<Value>(v.status());
+  return new Value(std::move(v.value()));
 }
 
 // An optional holding `inner` (taken over), or no value when `inner` is null.

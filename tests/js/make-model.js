@@ -18,10 +18,11 @@ const bytesField = (number, bytes) => [...key(number, 2), ...varint(bytes.length
 const str = (number, s) => bytesField(number, [...new TextEncoder().encode(s)]);
 const int = (number, n) => [...key(number, 0), ...varint(n)];
 
+// { name, type, dims, sequence? }: a tensor, or with `sequence: true` a sequence of them.
 function valueInfo(v) {
   const dims = v.dims.map((d) => bytesField(1, typeof d === 'string' ? str(2, d) : int(1, d)));
-  const tensorType = [...int(1, TYPES[v.type]), ...bytesField(2, dims.flat())];
-  return [...str(1, v.name), ...bytesField(2, bytesField(1, tensorType))];
+  const tensorType = bytesField(1, [...int(1, TYPES[v.type]), ...bytesField(2, dims.flat())]);
+  return [...str(1, v.name), ...bytesField(2, v.sequence ? bytesField(4, bytesField(1, tensorType)) : tensorType)];
 }
 
 function attribute([name, value]) {
