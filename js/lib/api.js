@@ -5,7 +5,7 @@ import { LocalBackend } from './backend.js';
 import { ProxyBackend } from './proxy.js';
 import { TwinrtError } from './errors.js';
 
-const MODES = ['default', 'reference'];
+const MODES = ['default', 'exact', 'reference'];
 const PROVIDERS = ['wasm', 'cpu'];
 
 function toBytes(x) {
@@ -22,7 +22,7 @@ function checkOptions(o) {
       throw new TwinrtError(`twinrt-web: executionProviders: '${name}' is not available (twinrt-web runs 'wasm')`, 'INVALID_ARGUMENT');
   }
   const mode = o.mode || 'default';
-  if (!MODES.includes(mode)) throw new TwinrtError(`twinrt-web: mode must be 'default' or 'reference', got '${mode}'`, 'INVALID_ARGUMENT');
+  if (!MODES.includes(mode)) throw new TwinrtError(`twinrt-web: mode must be 'default', 'exact' or 'reference', got '${mode}'`, 'INVALID_ARGUMENT');
   const threads = o.intraOpNumThreads;
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 0))
     throw new TwinrtError(`twinrt-web: intraOpNumThreads must be a non-negative integer, got ${threads}`, 'INVALID_ARGUMENT');

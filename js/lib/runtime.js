@@ -7,6 +7,8 @@ import { TwinrtError } from './errors.js';
 
 export { TwinrtError };
 
+// SessionOptions' mode as twinrt_options_new takes it (js/src/binding.cc).
+const MODE_CODES = { default: 0, reference: 1, exact: 2 };
 const oom = (m) => new TwinrtError(m, 'OUT_OF_MEMORY');
 let nextModelDir = 0;
 
@@ -62,7 +64,7 @@ export class WasmRuntime {
       const scope = new HeapScope(M, oom);
       let opts = 0, dir = null;
       try {
-        opts = M._twinrt_options_new(options.mode === 'reference' ? 1 : 0, options.threads || 0) >>> 0;
+        opts = M._twinrt_options_new(MODE_CODES[options.mode] ?? 0, options.threads || 0) >>> 0;
         for (const [name, value] of Object.entries(options.dims || {}))
           if (!M._twinrt_options_add_dim(opts, scope.string(name, 'freeDimensionOverrides'), Number(value))) throw this.lastError();
         let h;

@@ -107,10 +107,10 @@ EMSCRIPTEN_KEEPALIVE double twinrt_heap_max() { return static_cast<double>(emscr
 EMSCRIPTEN_KEEPALIVE const char* twinrt_last_error() { return g_last_error.message().c_str(); }
 EMSCRIPTEN_KEEPALIVE int twinrt_last_error_code() { return static_cast<int>(g_last_error.code()); }
 
-// mode: 0 default, 1 reference. threads: 0 = every pool worker.
+// mode: 0 default, 1 reference, 2 exact. threads: 0 = every pool worker.
 EMSCRIPTEN_KEEPALIVE SessionOptions* twinrt_options_new(int mode, int threads) {
   auto* o = new SessionOptions();
-  o->mode = mode == 1 ? Mode::kReference : Mode::kDefault;
+  o->mode = mode == 1 ? Mode::kReference : mode == 2 ? Mode::kExact : Mode::kDefault;
   o->threads = std::max(threads, 0);
   return o;
 }

@@ -45,8 +45,12 @@ export declare namespace InferenceSession {
     logSeverityLevel?: 0 | 1 | 2 | 3 | 4;
     /** Accepted for compatibility; twinrt always folds constants at load. */
     graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'layout' | 'all';
-    /** twinrt: 'reference' accumulates in float64 and gives bit-identical outputs everywhere. */
-    mode?: 'default' | 'reference';
+    /**
+     * twinrt: 'exact' runs the fast kernels with one fixed operation order, bit-identical to
+     * native twinrt's exact mode on every CPU and thread count; 'reference' accumulates in
+     * float64 and is also bit-identical everywhere; 'default' is the fastest.
+     */
+    mode?: 'default' | 'exact' | 'reference';
   }
 
   interface RunOptions { logSeverityLevel?: 0 | 1 | 2 | 3 | 4; tag?: string }

@@ -10,8 +10,10 @@ const BACKENDS = {
   'ort-browser-webgpu': (options) => require('./ort_browser').start(options, { webgpu: true }),
   'twinrt-wasm': (options) => require('./twinrt_wasm').startNode(options, 'default'),
   'twinrt-wasm-ref': (options) => require('./twinrt_wasm').startNode(options, 'reference'),
+  'twinrt-wasm-exact': (options) => require('./twinrt_wasm').startNode(options, 'exact'),
   'twinrt-browser': (options) => require('./twinrt_wasm').startBrowser(options, 'default'),
   'twinrt-browser-ref': (options) => require('./twinrt_wasm').startBrowser(options, 'reference'),
+  'twinrt-browser-exact': (options) => require('./twinrt_wasm').startBrowser(options, 'exact'),
 };
 
 module.exports = { BACKENDS };

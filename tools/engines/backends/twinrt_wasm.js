@@ -1,6 +1,6 @@
 // "twinrt-wasm" / "twinrt-wasm-ref" (Node.js) and "twinrt-browser" / "twinrt-browser-ref"
 // (headless Chromium): twinrt's own WebAssembly package (js/, npm name twinrt-web) behind the
-// onnxruntime-web API shape, in default or reference mode. With the native "twinrt-ref" engine,
+// onnxruntime-web API shape, in default, exact or reference mode. With the native "twinrt-ref" engine,
 // `twinrt compare MODEL --engines twinrt-ref,twinrt-wasm-ref` shows the bit-identity directly.
 'use strict';
 const fs = require('fs');
