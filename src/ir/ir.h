@@ -96,8 +96,10 @@ struct Node {
   std::vector<std::string> outputs;  // "" marks an omitted optional output
   std::vector<Attribute> attributes;
   std::string doc;
-  // Set by graph passes (src/passes): the clamp applied to output 0, and the names of the
-  // model nodes this node now stands for after its own, so reports name real nodes.
+  // Set by graph passes (src/passes): whether the last input is added to output 0 (a
+  // fused Add, with broadcasting), the clamp applied after it, and the names of the model
+  // nodes this node now stands for after its own, so reports name real nodes.
+  bool fused_residual = false;
   std::optional<FusedClamp> fused_clamp;
   std::vector<std::string> fused_from;
 

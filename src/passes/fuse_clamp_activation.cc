@@ -2,9 +2,7 @@
 // kernel clamps its output (kernels/gemm/f32_gemm.h's epilogue). Bit-preserving: the
 // clamp is the same comparison sequence as the Relu and Clip kernels, applied to the
 // same rounded values.
-#include <set>
-
-#include "ir/graph_order.h"
+#include "passes/graph_uses.h"
 #include "passes/passes.h"
 
 namespace twinrt::passes {
@@ -13,22 +11,6 @@ namespace {
 bool is_producer(const ir::Node& n) {
   return n.domain.empty() && (n.op_type == "Conv" || n.op_type == "Gemm" || n.op_type == "MatMul") &&
          !n.fused_clamp && n.outputs.size() == 1;
-}
-
-// Names read more than once, by nested graphs, or as graph outputs: their producer's
-// output must stay as it is.
-std::set<std::string> pinned_names(const ir::Graph& g, std::map<std::string, int>& readers) {
-  std::set<std::string> pinned;
-  for (const auto& out : g.outputs) pinned.insert(out.name);
-  for (const ir::Node& n : g.nodes) {
-    for (const std::string& in : n.inputs)
-      if (!in.empty()) ++readers[in];
-    for (const ir::Attribute& a : n.attributes) {
-      if (a.g) ir::collect_free_names(*a.g, pinned);
-      for (const auto& body : a.graphs) ir::collect_free_names(*body, pinned);
-    }
-  }
-  return pinned;
 }
 
 // The value of a float scalar known before running: an initializer or a Constant output.
@@ -68,8 +50,7 @@ std::optional<ir::FusedClamp> clamp_of(const ir::Model& model, const ir::Graph& 
 
 int fuse_clamp_activation(ir::Model& model) {
   ir::Graph& g = *model.graph;
-  std::map<std::string, int> readers;
-  const std::set<std::string> pinned = pinned_names(g, readers);
+  const GraphUses uses = graph_uses(g);
   std::map<std::string, size_t> producer_of;
   for (size_t i = 0; i < g.nodes.size(); ++i)
     if (is_producer(g.nodes[i])) producer_of[g.nodes[i].outputs[0]] = i;
@@ -79,7 +60,7 @@ int fuse_clamp_activation(ir::Model& model) {
     const ir::Node& act = g.nodes[i];
     if (act.inputs.empty()) continue;
     auto p = producer_of.find(act.inputs[0]);
-    if (p == producer_of.end() || pinned.count(act.inputs[0]) || readers[act.inputs[0]] != 1) continue;
+    if (p == producer_of.end() || !uses.only_read_once(act.inputs[0])) continue;
     auto clamp = clamp_of(model, g, act);
     if (!clamp) continue;
     ir::Node& producer = g.nodes[p->second];
@@ -89,10 +70,7 @@ int fuse_clamp_activation(ir::Model& model) {
     removed[i] = true;
     ++fused;
   }
-  std::vector<ir::Node> kept;
-  for (size_t i = 0; i < g.nodes.size(); ++i)
-    if (!removed[i]) kept.push_back(std::move(g.nodes[i]));
-  g.nodes = std::move(kept);
+  erase_nodes(g, removed);
   return fused;
 }
 

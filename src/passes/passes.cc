@@ -2,10 +2,13 @@
 
 namespace twinrt::passes {
 
+int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
 
 const std::vector<GraphPass>& all_passes() {
+  // The residual Add first, so Conv + Add + Relu becomes one node.
   static const std::vector<GraphPass> passes = {
+      {"fuse_residual_add", NumericsEffect::kBitPreserving, fuse_residual_add},
       {"fuse_clamp_activation", NumericsEffect::kBitPreserving, fuse_clamp_activation},
   };
   return passes;

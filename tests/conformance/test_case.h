@@ -10,7 +10,7 @@ namespace twinrt::conformance {
 struct Outcome {
   bool passed = false;
   std::string message;  // why it failed
-  std::string digest;   // hash of every output's type, shape and bytes (empty when it failed)
+  std::string digest{};  // hash of every output's type, shape and bytes (empty when it failed)
 };
 
 // Hex FNV-1a hash of the values' kinds, types, shapes and bytes: equal digests mean

@@ -28,6 +28,7 @@ struct Case {
   bool trans_a = false;
   float alpha = 1.0f;
   int bias = 0;  // 0: none, 1: per row, 2: per column, 3: full matrix
+  bool residual = false;  // adds the bias data again, as a full matrix (a fused Add)
   bool clamp = false;
 };
 
@@ -43,6 +44,7 @@ std::vector<float> spec(const Case& c, const std::vector<float>& a, const std::v
       if (c.bias == 1) v += 0.5f * bias[i];
       if (c.bias == 2) v += 0.5f * bias[j];
       if (c.bias == 3) v += 0.5f * bias[i * c.n + j];
+      if (c.residual) v += bias[i * c.n + j];
       if (c.clamp) {
         v = v < -1.0f ? -1.0f : v;
         v = v > 1.5f ? 1.5f : v;
@@ -86,6 +88,10 @@ std::vector<float> run(const kernels::F32GemmKernel& kernel, const Case& c, cons
     p.epilogue.bias_rs = c.bias == 1 ? 1 : c.bias == 2 ? 0 : c.n;
     p.epilogue.bias_cs = c.bias == 1 ? 0 : 1;
   }
+  if (c.residual) {
+    p.epilogue.residual = bias.data();
+    p.epilogue.residual_rs = c.n;
+  }
   p.epilogue.alpha = c.alpha;
   p.epilogue.clamp = c.clamp;
   p.epilogue.min = -1.0f;
@@ -106,6 +112,7 @@ std::vector<Case> cases_around(const kernels::F32GemmKernel& kernel) {
         c.trans_a = variant % 2 == 1;
         c.alpha = variant % 3 == 0 ? 1.0f : 0.75f;
         c.bias = variant % 4;
+        c.residual = variant % 3 == 1;
         c.clamp = variant % 5 == 0;
         ++variant;
         cases.push_back(c);
@@ -123,7 +130,7 @@ std::vector<Isa> supported_tiers() {
 
 std::string describe(const kernels::F32GemmKernel& kernel, const Case& c, BForm form, int threads) {
   return std::string(kernel.name) + " m=" + std::to_string(c.m) + " n=" + std::to_string(c.n) + " k=" +
-         std::to_string(c.k) + " transA=" + std::to_string(c.trans_a) + " bias=" + std::to_string(c.bias) +
+         std::to_string(c.k) + " transA=" + std::to_string(c.trans_a) + " bias=" + std::to_string(c.bias) + " residual=" + std::to_string(c.residual) +
          " clamp=" + std::to_string(c.clamp) + " form=" + std::to_string(static_cast<int>(form)) +
          " threads=" + std::to_string(threads);
 }

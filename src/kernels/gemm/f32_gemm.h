@@ -22,12 +22,16 @@ namespace twinrt::kernels {
 // Applied to the finished dot products, in this order:
 //   v = alpha * acc            (skipped when alpha == 1)
 //   v = v + beta * bias[i, j]  (when bias is set; bias[i, j] = bias[i * bias_rs + j * bias_cs])
+//   v = v + residual[i * residual_rs + j]  (when residual is set: a fused Add)
 //   v = v < min ? min : v;  v = v > max ? max : v   (when clamp is set; NaN passes)
+// Each step rounds to float, so a fused Add or Relu gives the bits of the separate op.
 struct F32Epilogue {
   float alpha = 1.0f;
   const float* bias = nullptr;
   int64_t bias_rs = 0, bias_cs = 0;  // bias_cs is 0 (one value per row) or 1
   float beta = 1.0f;
+  const float* residual = nullptr;
+  int64_t residual_rs = 0;
   bool clamp = false;
   float min = 0.0f, max = 0.0f;
 };

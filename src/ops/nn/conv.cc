@@ -1,11 +1,13 @@
 // Conv: N-D convolution with groups, strides, dilations and padding (im2col + GEMM).
 #include "kernels/gemm/im2col_panel.h"
 #include "kernels/ref/dwconv_ref.h"
+#include "ops/binary/elementwise.h"
+#include "ops/binary/numeric.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
 #include "ops/nn/conv_tiles.h"
 #include "ops/nn/f32_gemm_driver.h"
-#include "ops/nn/fused_clamp.h"
+#include "ops/nn/fused_epilogue.h"
 #include "ops/nn/gemm_runner.h"
 #include "ops/op.h"
 
@@ -17,13 +19,17 @@ constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
 class ConvKernel final : public OpKernel {
  public:
   ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, nn::WidenedConstant weights,
-             const kernels::F32GemmKernel& tile, nn::PackedF32 packed, std::optional<ir::FusedClamp> clamp)
-      : attrs_(std::move(attrs)), group_(group), mode_(mode), clamp_(clamp), gemm_(mode), tile_(tile),
+             const kernels::F32GemmKernel& tile, nn::PackedF32 packed, bool residual,
+             std::optional<ir::FusedClamp> clamp)
+      : attrs_(std::move(attrs)), group_(group), mode_(mode), residual_(residual), clamp_(clamp), gemm_(mode),
+        tile_(tile),
         depthwise_(mode == Mode::kReference ? kernels::f32_dwconv2d_f64acc_ref : kernels::f32_dwconv2d_ref),
         weights_(std::move(weights)), packed_(std::move(packed)) {}
 
   Status infer(InferContext& ctx) const override {
-    ctx.set_output(0, ctx.dtype(0), nn::conv_output_shape(attrs_, ctx.shape(0), ctx.shape(1)));
+    std::optional<ir::Shape> y = nn::conv_output_shape(attrs_, ctx.shape(0), ctx.shape(1));
+    if (residual_) y = y && ctx.shape(3) ? std::optional(broadcast_symbolic({&*y, ctx.shape(3)})) : std::nullopt;
+    ctx.set_output(0, ctx.dtype(0), y);
     return Status::ok();
   }
 
@@ -34,46 +40,83 @@ class ConvKernel final : public OpKernel {
     if (ctx.has_input(2)) {
       ASSIGN_OR_RETURN(b, ctx.tensor_input(2));
     }
+    const Tensor* r = nullptr;  // a fused Add's other operand
+    if (residual_) {
+      ASSIGN_OR_RETURN(r, ctx.tensor_input(3));
+    }
     for (const Tensor* t : {w, b})
       if (t && t->dtype() != x->dtype())
         return invalid_argument(std::string("Conv inputs must share X's type ") + dtype_name(x->dtype()) + ", got " +
                                 dtype_name(t->dtype()));
+    if (r && r->dtype() != x->dtype())
+      return invalid_argument(std::string("inputs A and B of the fused Add must have the same type, got ") +
+                              dtype_name(x->dtype()) + " and " + dtype_name(r->dtype()));
     ASSIGN_OR_RETURN(nn::ConvPlan plan, nn::make_conv_plan(attrs_, group_, x->shape(), w->shape()));
     if (b && (b->rank() != 1 || b->dim(0) != plan.out_channels))
       return invalid_argument("Conv bias must have shape [" + std::to_string(plan.out_channels) + "], got " +
                               shape_to_string(b->shape()));
     std::vector<int64_t> y_shape = {plan.batch, plan.out_channels};
     y_shape.insert(y_shape.end(), plan.window.out.begin(), plan.window.out.end());
+    // The residual joins the kernel's output when it has the output's shape and the
+    // compute type is the storage type; otherwise the Add runs as its own step.
+    if (r && (r->shape() != y_shape || x->dtype() == DataType::kFloat16))
+      return run_with_separate_add(ctx, plan, *x, *w, b, *r, y_shape);
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), y_shape));
     return dispatch<kConvTypes>(x->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
-      return run_typed<T>(ctx.pool(), plan, *x, *w, b, *y);
+      return run_typed<T>(ctx.pool(), plan, *x, *w, b, r, clamp_, *y);
     });
   }
 
  private:
+  // Conv, then the fused Add with broadcasting, then the fused clamp: the unfused ops' steps.
+  Status run_with_separate_add(RunContext& ctx, const nn::ConvPlan& plan, const Tensor& x, const Tensor& w,
+                               const Tensor* b, const Tensor& r, const std::vector<int64_t>& y_shape) const {
+    ASSIGN_OR_RETURN(Tensor conv, Tensor::create_for_overwrite(x.dtype(), y_shape));
+    ASSIGN_OR_RETURN(std::vector<int64_t> out_shape, broadcast_shapes({y_shape, r.shape()}));
+    return dispatch<kConvTypes>(x.dtype(), [&](auto* tag) -> Status {
+      using T = std::remove_pointer_t<decltype(tag)>;
+      TRY(run_typed<T>(ctx.pool(), plan, x, w, b, nullptr, std::nullopt, conv));
+      const std::optional<ir::FusedClamp> clamp = clamp_;
+      const auto add_then_clamp = [clamp](T u, T v) {
+        compute_t<T> sum = load(store<T>(load(u) + load(v)));
+        if (clamp && clamp->min && sum < *clamp->min) sum = static_cast<compute_t<T>>(*clamp->min);
+        if (clamp && clamp->max && sum > *clamp->max) sum = static_cast<compute_t<T>>(*clamp->max);
+        return store<T>(sum);
+      };
+      return broadcast_binary<T, T, T>(ctx, conv, y_shape, r, r.shape(), out_shape, add_then_clamp);
+    });
+  }
+
+  // y = clamp(conv(x) + r): r (same shape and type as y, float or double) and the clamp
+  // are optional.
   template <class T>
   Status run_typed(ThreadPool& pool, const nn::ConvPlan& plan, const Tensor& x, const Tensor& w, const Tensor* b,
-                   Tensor& y) const {
+                   const Tensor* r, const std::optional<ir::FusedClamp>& clamp, Tensor& y) const {
     using C = nn::compute_t<T>;
     nn::ComputeInput<T> xv(x), wv(w, &weights_);
     std::optional<nn::ComputeInput<T>> bv;
     if (b) bv.emplace(*b);
     nn::ComputeOutput<T> yv(y);
     const C* bias = bv ? bv->data() : nullptr;
+    const C* residual = nullptr;
+    if constexpr (std::is_same_v<C, T>) residual = r ? r->data<T>() : nullptr;
+    bool epilogue_done = false;
     if constexpr (std::is_same_v<C, float>) {
       if (plan.in_per_group() == 1 && plan.window.rank() == 2) {
         run_depthwise(pool, plan, xv.data(), wv.data(), bias, yv.data());
-        nn::apply_fused_clamp(pool, clamp_, yv.data(), y.numel());
       } else if (mode_ != Mode::kReference) {
-        TRY(run_tiles(pool, plan, xv.data(), packed_.match(w), wv.data(), bias, yv.data()));
+        TRY(run_tiles(pool, plan, xv.data(), packed_.match(w), wv.data(), bias, residual, clamp, yv.data()));
+        epilogue_done = true;
       } else {
         run_reference(pool, plan, xv.data(), wv.data(), bias, yv.data());
-        nn::apply_fused_clamp(pool, clamp_, yv.data(), y.numel());
       }
     } else {
       run_reference(pool, plan, xv.data(), wv.data(), bias, yv.data());
-      nn::apply_fused_clamp(pool, clamp_, yv.data(), y.numel());
+    }
+    if (!epilogue_done) {
+      if (residual) nn::apply_fused_residual(pool, residual, yv.data(), y.numel());
+      nn::apply_fused_clamp(pool, clamp, yv.data(), y.numel());
     }
     yv.commit();
     return Status::ok();
@@ -110,7 +153,8 @@ class ConvKernel final : public OpKernel {
   // float32 on the tile kernels: weights as A panels (packed at creation when constant),
   // the taps of each group of output positions written by im2col straight into a B panel.
   Status run_tiles(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const float* packed,
-                   const float* weights, const float* bias, float* out) const {
+                   const float* weights, const float* bias, const float* residual,
+                   const std::optional<ir::FusedClamp>& clamp, float* out) const {
     const int64_t taps = plan.taps(), mg = plan.out_per_group(), positions = plan.window.out_size();
     const int64_t in_size = plan.window.in_size(), cin = plan.in_per_group();
     const kernels::ImageWindow win = plan.window.image();
@@ -149,7 +193,11 @@ class ConvKernel final : public OpKernel {
         p.epilogue.bias = bias + g * mg;
         p.epilogue.bias_rs = 1;
       }
-      nn::set_epilogue_clamp(p.epilogue, clamp_);
+      if (residual) {
+        p.epilogue.residual = residual + (n * plan.out_channels + g * mg) * positions;
+        p.epilogue.residual_rs = positions;
+      }
+      nn::set_epilogue_clamp(p.epilogue, clamp);
       return p;
     });
   }
@@ -172,6 +220,7 @@ class ConvKernel final : public OpKernel {
   nn::WindowAttrs attrs_;
   int64_t group_;
   Mode mode_;
+  bool residual_;                        // input 3 is a fused Add's other operand
   std::optional<ir::FusedClamp> clamp_;  // a Relu/Clip fused into this node
   nn::GemmKernels gemm_;
   const kernels::F32GemmKernel& tile_;
@@ -181,7 +230,9 @@ class ConvKernel final : public OpKernel {
 };
 
 Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
-  if (init.num_inputs() < 2 || init.num_inputs() > 3 || !init.has_input(0) || !init.has_input(1))
+  const bool residual = init.node.fused_residual;
+  if (init.num_inputs() < 2 || init.num_inputs() > (residual ? 4 : 3) || !init.has_input(0) || !init.has_input(1) ||
+      (residual && !init.has_input(3)))
     return init.error("Conv takes X, W and optional B, got " + std::to_string(init.num_inputs()) + " inputs");
   ASSIGN_OR_RETURN(nn::WindowAttrs attrs, nn::parse_window_attrs(init, false));
   ASSIGN_OR_RETURN(int64_t group, init.attr_int("group", 1));
@@ -196,7 +247,7 @@ Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
     ASSIGN_OR_RETURN(packed, nn::pack_f32_constant(*w, weights, group, mg, taps, taps, 1, tile.mr));
   }
   return make_kernel<ConvKernel>(std::move(attrs), group, init.mode, std::move(weights), tile, std::move(packed),
-                                 init.node.fused_clamp);
+                                 residual, init.node.fused_clamp);
 }
 
 }  // namespace

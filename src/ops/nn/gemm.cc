@@ -2,7 +2,7 @@
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
 #include "ops/nn/f32_gemm_driver.h"
-#include "ops/nn/fused_clamp.h"
+#include "ops/nn/fused_epilogue.h"
 #include "ops/nn/gemm_runner.h"
 #include "ops/op.h"
 

@@ -1,6 +1,7 @@
-// A Relu/Clip folded into a matrix-product op by passes/fuse_clamp_activation.cc: the
-// tile kernels apply it in their epilogue; every other path calls apply_fused_clamp on
-// its finished output, with the same comparisons as the Relu and Clip kernels.
+// What graph passes fold into a matrix-product op's output: a residual Add
+// (passes/fuse_residual_add.cc) and then a Relu/Clip (passes/fuse_clamp_activation.cc).
+// The tile kernels apply both in their epilogue; every other path calls these helpers on
+// its finished output, with the same operations as the Add, Relu and Clip kernels.
 #pragma once
 
 #include <limits>
@@ -17,6 +18,14 @@ inline void set_epilogue_clamp(kernels::F32Epilogue& e, const std::optional<ir::
   e.clamp = true;
   e.min = clamp->min.value_or(-std::numeric_limits<float>::infinity());
   e.max = clamp->max.value_or(std::numeric_limits<float>::infinity());
+}
+
+// y[i] = y[i] + r[i]: Add on two same-shaped tensors.
+template <class C>
+void apply_fused_residual(ThreadPool& pool, const C* r, C* y, int64_t n) {
+  pool.parallel_for(n, 1 << 14, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) y[i] = y[i] + r[i];
+  });
 }
 
 template <class C>

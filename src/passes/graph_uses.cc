@@ -1,0 +1,33 @@
+#include "passes/graph_uses.h"
+
+#include "ir/graph_order.h"
+
+namespace twinrt::passes {
+
+bool GraphUses::only_read_once(const std::string& name) const {
+  auto it = readers.find(name);
+  return it != readers.end() && it->second == 1 && !pinned.count(name);
+}
+
+GraphUses graph_uses(const ir::Graph& g) {
+  GraphUses uses;
+  for (const auto& out : g.outputs) uses.pinned.insert(out.name);
+  for (const ir::Node& n : g.nodes) {
+    for (const std::string& in : n.inputs)
+      if (!in.empty()) ++uses.readers[in];
+    for (const ir::Attribute& a : n.attributes) {
+      if (a.g) ir::collect_free_names(*a.g, uses.pinned);
+      for (const auto& body : a.graphs) ir::collect_free_names(*body, uses.pinned);
+    }
+  }
+  return uses;
+}
+
+void erase_nodes(ir::Graph& g, const std::vector<bool>& removed) {
+  std::vector<ir::Node> kept;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (!removed[i]) kept.push_back(std::move(g.nodes[i]));
+  g.nodes = std::move(kept);
+}
+
+}  // namespace twinrt::passes
