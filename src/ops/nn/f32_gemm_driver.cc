@@ -10,72 +10,102 @@ namespace {
 
 // A chunk of A's panels is reused for every column panel of its task: keep it in L2.
 constexpr int64_t kAChunkBytes = 512 * 1024;
+// B panels that are packed or written (im2col) while running are made once per task and
+// kept for all of its A chunks, up to this many bytes per task.
+constexpr int64_t kBBlockBytes = 2 * 1024 * 1024;
 // Below this many multiply-adds a product runs on the calling thread.
 constexpr int64_t kSerialWork = 1 << 17;
 
+// A task computes the tiles of a range of A panels (a group, walked in L2-sized chunks)
+// against a range of B panels (a block).
 struct Tiling {
   int64_t m_panels = 0, n_panels = 0;
-  int64_t chunk_panels = 0;  // A panels per task
-  int64_t m_chunks = 0, n_chunks = 0;
-  int64_t n_chunk_panels = 0;  // B panels per task
-  int64_t tasks() const { return m_chunks * n_chunks; }
+  int64_t chunk_panels = 0;  // A panels per chunk
+  int64_t group_panels = 0;  // A panels per task
+  int64_t block_panels = 0;  // B panels per task
+  int64_t m_groups = 0, n_blocks = 0;
+  int64_t tasks() const { return m_groups * n_blocks; }
 };
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, int threads) {
   Tiling t;
+  const int64_t k = std::max<int64_t>(p.k, 1);
   t.m_panels = kernels::panel_count(p.m, kernel.mr);
   t.n_panels = kernels::panel_count(p.n, kernel.nr);
-  const int64_t panel_bytes = std::max<int64_t>(p.k, 1) * kernel.mr * 4;
-  t.chunk_panels = std::clamp<int64_t>(kAChunkBytes / panel_bytes, 1, t.m_panels);
-  t.m_chunks = (t.m_panels + t.chunk_panels - 1) / t.chunk_panels;
-  const bool serial = threads <= 1 || p.m * p.n * std::max<int64_t>(p.k, 1) < kSerialWork;
+  t.chunk_panels = std::clamp<int64_t>(kAChunkBytes / (k * kernel.mr * 4), 1, t.m_panels);
+  const bool serial = threads <= 1 || p.m * p.n * k < kSerialWork;
   const int64_t want = serial ? 1 : int64_t{threads} * 3;
-  t.n_chunks = std::clamp<int64_t>((want + t.m_chunks - 1) / t.m_chunks, 1, t.n_panels);
-  // Rows as well when columns alone cannot feed every thread.
-  if (t.m_chunks * t.n_chunks < want && t.m_panels > t.m_chunks) {
-    t.m_chunks = std::min<int64_t>(t.m_panels, (want + t.n_chunks - 1) / t.n_chunks);
-    t.chunk_panels = (t.m_panels + t.m_chunks - 1) / t.m_chunks;
-    t.m_chunks = (t.m_panels + t.chunk_panels - 1) / t.chunk_panels;
+  if (p.b.packed) {
+    // Tasks of one A chunk each; columns split to feed the threads.
+    t.group_panels = t.chunk_panels;
+    t.m_groups = ceil_div(t.m_panels, t.group_panels);
+    t.n_blocks = std::clamp<int64_t>(ceil_div(want, t.m_groups), 1, t.n_panels);
+  } else {
+    // Every A panel against a block of B panels made once; rows split only when the
+    // columns cannot feed the threads.
+    const int64_t most = std::max<int64_t>(1, kBBlockBytes / (k * kernel.nr * 4));
+    t.n_blocks = std::clamp<int64_t>(std::max(ceil_div(t.n_panels, most), want), 1, t.n_panels);
+    t.m_groups = 1;
+    t.group_panels = t.m_panels;
   }
-  t.n_chunk_panels = (t.n_panels + t.n_chunks - 1) / t.n_chunks;
-  t.n_chunks = (t.n_panels + t.n_chunk_panels - 1) / t.n_chunk_panels;
+  if (t.m_groups * t.n_blocks < want && t.m_panels > t.m_groups) {
+    t.m_groups = std::min<int64_t>(t.m_panels, ceil_div(want, t.n_blocks));
+    t.group_panels = ceil_div(t.m_panels, t.m_groups);
+    t.m_groups = ceil_div(t.m_panels, t.group_panels);
+    t.chunk_panels = std::min(t.chunk_panels, t.group_panels);
+  }
+  t.block_panels = ceil_div(t.n_panels, t.n_blocks);
+  t.n_blocks = ceil_div(t.n_panels, t.block_panels);
   return t;
 }
 
 struct Scratch {
   float* a = nullptr;  // chunk_panels A panels, when A is not packed
-  float* b = nullptr;  // one B panel, when B is not packed
+  float* b = nullptr;  // block_panels B panels, when B is not packed
 };
+
+// The panel `i` of an operand of `count` rows/columns: its packed panel, or one made into
+// `scratch`.
+const float* panel_of(const F32Operand& op, int64_t i, int width, int64_t count, int64_t k, float* scratch) {
+  if (op.packed) return op.packed + i * k * width;
+  if (op.fill) op.fill(i * width, scratch);
+  else kernels::f32_pack_panel(op.data, op.outer_stride, op.k_stride, i * width, count, k, width, scratch);
+  return scratch;
+}
 
 void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const Tiling& t, int64_t task,
               Scratch s) {
-  const int64_t mi = task / t.n_chunks, ni = task % t.n_chunks;
-  const int64_t a_first = mi * t.chunk_panels, a_end = std::min(t.m_panels, a_first + t.chunk_panels);
-  const int64_t b_first = ni * t.n_chunk_panels, b_end = std::min(t.n_panels, b_first + t.n_chunk_panels);
-  const int64_t a_panel = p.k * kernel.mr;
-  auto panel_of = [&](const F32Operand& op, int64_t i, int width, int64_t count, float* scratch) -> const float* {
-    if (op.packed) return op.packed + i * p.k * width;
-    if (op.fill) op.fill(i * width, scratch);
-    else kernels::f32_pack_panel(op.data, op.outer_stride, op.k_stride, i * width, count, p.k, width, scratch);
-    return scratch;
-  };
-  const float* a_chunk = p.a.packed ? p.a.packed + a_first * a_panel : s.a;
-  if (!p.a.packed)
-    for (int64_t i = a_first; i < a_end; ++i) panel_of(p.a, i, kernel.mr, p.m, s.a + (i - a_first) * a_panel);
+  const int64_t gi = task / t.n_blocks, ni = task % t.n_blocks;
+  const int64_t g_first = gi * t.group_panels, g_end = std::min(t.m_panels, g_first + t.group_panels);
+  const int64_t b_first = ni * t.block_panels, b_end = std::min(t.n_panels, b_first + t.block_panels);
+  const int64_t a_panel = p.k * kernel.mr, b_panel = p.k * kernel.nr;
+  const float* b_block = p.b.packed ? p.b.packed + b_first * b_panel : s.b;
+  if (!p.b.packed)
+    for (int64_t j = b_first; j < b_end; ++j)
+      panel_of(p.b, j, kernel.nr, p.n, p.k, s.b + (j - b_first) * b_panel);
   kernels::F32TileArgs args;
   args.k = p.k;
   args.ldc = p.ldc;
   args.epilogue = &p.epilogue;
-  for (int64_t j = b_first; j < b_end; ++j) {
-    args.b = panel_of(p.b, j, kernel.nr, p.n, s.b);
-    args.col0 = j * kernel.nr;
-    args.cols = static_cast<int>(std::min<int64_t>(kernel.nr, p.n - args.col0));
-    for (int64_t i = a_first; i < a_end; ++i) {
-      args.a = a_chunk + (i - a_first) * a_panel;
-      args.row0 = i * kernel.mr;
-      args.rows = static_cast<int>(std::min<int64_t>(kernel.mr, p.m - args.row0));
-      args.c = p.c + args.row0 * p.ldc + args.col0;
-      kernel.tile(args);
+  for (int64_t a_first = g_first; a_first < g_end; a_first += t.chunk_panels) {
+    const int64_t a_end = std::min(g_end, a_first + t.chunk_panels);
+    const float* a_chunk = p.a.packed ? p.a.packed + a_first * a_panel : s.a;
+    if (!p.a.packed)
+      for (int64_t i = a_first; i < a_end; ++i)
+        panel_of(p.a, i, kernel.mr, p.m, p.k, s.a + (i - a_first) * a_panel);
+    for (int64_t j = b_first; j < b_end; ++j) {
+      args.b = b_block + (j - b_first) * b_panel;
+      args.col0 = j * kernel.nr;
+      args.cols = static_cast<int>(std::min<int64_t>(kernel.nr, p.n - args.col0));
+      for (int64_t i = a_first; i < a_end; ++i) {
+        args.a = a_chunk + (i - a_first) * a_panel;
+        args.row0 = i * kernel.mr;
+        args.rows = static_cast<int>(std::min<int64_t>(kernel.mr, p.m - args.row0));
+        args.c = p.c + args.row0 * p.ldc + args.col0;
+        kernel.tile(args);
+      }
     }
   }
 }
@@ -87,7 +117,7 @@ Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, cons
   const Tiling t = plan_tiling(p, kernel, pool.size());
   const int64_t slots = std::min<int64_t>(pool.size(), t.tasks());
   const int64_t a_floats = p.a.packed ? 0 : t.chunk_panels * p.k * kernel.mr;
-  const int64_t b_floats = p.b.packed ? 0 : p.k * kernel.nr;
+  const int64_t b_floats = p.b.packed ? 0 : t.block_panels * p.k * kernel.nr;
   const int64_t per_slot = a_floats + b_floats;
   std::unique_ptr<float[]> scratch;
   if (per_slot > 0) {

@@ -1,5 +1,6 @@
 // MaxPool, AveragePool, LpPool and their Global* forms (one window covering the whole
 // plane): a window slides over each channel plane.
+#include "kernels/portable/f32_maxpool_2d.h"
 #include "kernels/ref/pool_ref.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
@@ -26,7 +27,8 @@ template <class C>
 void pool_plane(const PoolAttrs& a, bool reference, const kernels::ImageWindow& w, const C* in, C* out,
                 int64_t* argmax) {
   if constexpr (std::is_same_v<C, float>) {
-    if (a.kind == PoolKind::kMax) kernels::f32_maxpool_ref(w, in, out, argmax);
+    if (a.kind == PoolKind::kMax && !argmax && kernels::f32_maxpool_2d_applies(w)) kernels::f32_maxpool_2d(w, in, out);
+    else if (a.kind == PoolKind::kMax) kernels::f32_maxpool_ref(w, in, out, argmax);
     else if (a.kind == PoolKind::kAverage)
       (reference ? kernels::f32_avgpool_f64acc_ref : kernels::f32_avgpool_ref)(w, in, out, a.count_include_pad);
     else (reference ? kernels::f32_lppool_f64acc_ref : kernels::f32_lppool_ref)(w, in, out, a.p);
@@ -97,7 +99,7 @@ class PoolKernel final : public OpKernel {
     ASSIGN_OR_RETURN(nn::WindowGeometry g, nn::forward_geometry(window, spatial, window.kernel_shape));
     std::vector<int64_t> ys = {x->dim(0), x->dim(1)};
     ys.insert(ys.end(), g.out.begin(), g.out.end());
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), ys));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), ys));
     Tensor* indices = nullptr;
     if (attrs_.kind == PoolKind::kMax && ctx.num_outputs() > 1 && ctx.output_requested(1)) {
       ASSIGN_OR_RETURN(indices, ctx.output(1, DataType::kInt64, ys));
