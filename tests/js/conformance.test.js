@@ -1,7 +1,7 @@
 // The ONNX backend test data (Debian libonnx-testdata) through the WebAssembly build, in
-// both modes, against the native runner's expectation list (tests/conformance/
-// expected_failures.txt): the same data sets must pass. In reference mode every output
-// must also equal the native CLI's bit for bit.
+// every mode, against the native runner's expectation list (tests/conformance/
+// expected_failures.txt): the same data sets must pass. In exact and reference mode every
+// output must also equal the native CLI's bit for bit.
 import test from 'node:test';
 import assert from 'node:assert';
 import fs from 'node:fs';
@@ -116,13 +116,16 @@ async function runCase(id, mode, compareNative, work) {
   }
 }
 
-for (const mode of ['default', 'reference']) {
+const BIT_IDENTICAL_MODES = ['exact', 'reference'];
+
+for (const mode of ['default', 'exact', 'reference']) {
   test(`ONNX conformance through WebAssembly (${mode})`, async (t) => {
     const listed = expectations(mode);
     const ids = testIds();
     assert.ok(ids.length > 0, `no ONNX test data under ${DATA} (install libonnx-testdata)`);
-    const compareNative = mode === 'reference' && nativeAvailable();
-    if (mode === 'reference' && !compareNative) t.diagnostic('native CLI not built: bit-identity not checked');
+    const bitIdentical = BIT_IDENTICAL_MODES.includes(mode);
+    const compareNative = bitIdentical && nativeAvailable();
+    if (bitIdentical && !compareNative) t.diagnostic('native CLI not built: bit-identity not checked');
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'twinrt-js-conformance-'));
     let passed = 0, failed = 0, bits = 0;
     const regressions = [], xpass = [], differ = [];
@@ -140,9 +143,9 @@ for (const mode of ['default', 'reference']) {
     }
     fs.rmSync(work, { recursive: true, force: true });
     t.diagnostic(`${mode}: ${passed} passed, ${failed} failed (native: 1066 passed, 6 listed)`);
-    if (compareNative) t.diagnostic(`reference: ${bits - differ.length} of ${bits} outputs bit-identical to the native CLI`);
+    if (compareNative) t.diagnostic(`${mode}: ${bits - differ.length} of ${bits} outputs bit-identical to the native CLI`);
     assert.deepStrictEqual(regressions, [], 'data sets that fail and are not in expected_failures.txt');
     if (!FILTER) assert.deepStrictEqual(xpass, [], 'listed failures that now pass');
-    assert.deepStrictEqual(differ, [], 'reference outputs that differ from the native CLI');
+    assert.deepStrictEqual(differ, [], `${mode} outputs that differ from the native CLI`);
   });
 }
