@@ -9,54 +9,50 @@
 
 namespace twinrt {
 
-const char* mode_name(Mode m) {
-  switch (m) {
-    case Mode::kReference: return "reference";
-    case Mode::kExact: return "exact";
-    case Mode::kDefault: break;
+namespace {
+
+// The names of an option enum's values, in the order error messages list them.
+template <class E>
+struct Named {
+  E value;
+  const char* name;
+};
+constexpr Named<Mode> kModeNames[] = {{Mode::kDefault, "default"}, {Mode::kExact, "exact"},
+                                      {Mode::kReference, "reference"}};
+constexpr Named<Isa> kIsaNames[] = {
+    {Isa::kAuto, "auto"}, {Isa::kAvx512, "avx512"}, {Isa::kAvx2, "avx2"}, {Isa::kScalar, "scalar"}};
+constexpr Named<OptimizationLevel> kOptimizationNames[] = {
+    {OptimizationLevel::kNone, "none"}, {OptimizationLevel::kBasic, "basic"}, {OptimizationLevel::kAll, "all"}};
+
+template <class E, size_t N>
+const char* name_of(const Named<E> (&names)[N], E value) {
+  for (const Named<E>& n : names)
+    if (n.value == value) return n.name;
+  return "?";
+}
+
+// Unknown names are an error listing the known ones: "(expected a, b or c)".
+template <class E, size_t N>
+Result<E> parse_named(const Named<E> (&names)[N], const std::string& name, const std::string& what) {
+  std::string known;
+  for (size_t i = 0; i < N; ++i) {
+    if (name == names[i].name) return names[i].value;
+    known += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + names[i].name;
   }
-  return "default";
+  return invalid_argument("unknown " + what + " '" + name + "' (expected " + known + ")");
 }
 
-Result<Mode> parse_mode(const std::string& name) {
-  if (name == "default") return Mode::kDefault;
-  if (name == "exact") return Mode::kExact;
-  if (name == "reference") return Mode::kReference;
-  return invalid_argument("unknown mode '" + name + "' (expected default, exact or reference)");
-}
+}  // namespace
 
-const char* isa_name(Isa isa) {
-  switch (isa) {
-    case Isa::kScalar: return "scalar";
-    case Isa::kAvx2: return "avx2";
-    case Isa::kAvx512: return "avx512";
-    case Isa::kAuto: break;
-  }
-  return "auto";
-}
+const char* mode_name(Mode m) { return name_of(kModeNames, m); }
+Result<Mode> parse_mode(const std::string& name) { return parse_named(kModeNames, name, "mode"); }
 
-Result<Isa> parse_isa(const std::string& name) {
-  if (name == "auto") return Isa::kAuto;
-  if (name == "scalar") return Isa::kScalar;
-  if (name == "avx2") return Isa::kAvx2;
-  if (name == "avx512") return Isa::kAvx512;
-  return invalid_argument("unknown ISA '" + name + "' (expected auto, avx512, avx2 or scalar)");
-}
+const char* isa_name(Isa isa) { return name_of(kIsaNames, isa); }
+Result<Isa> parse_isa(const std::string& name) { return parse_named(kIsaNames, name, "ISA"); }
 
-const char* optimization_name(OptimizationLevel level) {
-  switch (level) {
-    case OptimizationLevel::kNone: return "none";
-    case OptimizationLevel::kBasic: return "basic";
-    case OptimizationLevel::kAll: break;
-  }
-  return "all";
-}
-
+const char* optimization_name(OptimizationLevel level) { return name_of(kOptimizationNames, level); }
 Result<OptimizationLevel> parse_optimization(const std::string& name) {
-  if (name == "none") return OptimizationLevel::kNone;
-  if (name == "basic") return OptimizationLevel::kBasic;
-  if (name == "all") return OptimizationLevel::kAll;
-  return invalid_argument("unknown optimization level '" + name + "' (expected none, basic or all)");
+  return parse_named(kOptimizationNames, name, "optimization level");
 }
 
 std::string IoInfo::describe() const {

@@ -135,6 +135,18 @@ std::string describe(const kernels::F32GemmKernel& kernel, const Case& c, BForm 
          " threads=" + std::to_string(threads);
 }
 
+struct Operands {
+  std::vector<float> a, b, bias;  // bias also serves as the residual matrix
+};
+
+Operands random_operands(const Case& c, uint32_t& seed) {
+  Operands o;
+  o.a = random_floats(static_cast<size_t>(c.m * c.k), seed++);
+  o.b = random_floats(static_cast<size_t>(c.k * c.n), seed++);
+  o.bias = random_floats(static_cast<size_t>(c.m * c.n), seed++);
+  return o;
+}
+
 bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
   return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
 }
@@ -144,9 +156,7 @@ TEST(KernelsF32GemmTiles, ExactKernelsMatchTheSpecBitForBit) {
   for (Isa isa : supported_tiers()) {
     const kernels::F32GemmKernel& kernel = kernels::f32_gemm_kernel(isa, false);
     for (const Case& c : cases_around(kernel)) {
-      const auto a = random_floats(static_cast<size_t>(c.m * c.k), seed++);
-      const auto b = random_floats(static_cast<size_t>(c.k * c.n), seed++);
-      const auto bias = random_floats(static_cast<size_t>(c.m * c.n), seed++);
+      const auto [a, b, bias] = random_operands(c, seed);
       const int64_t ldc = c.n + 3;  // an odd row stride: the gap must stay untouched
       const auto want = spec(c, a, b, bias, ldc);
       for (BForm form : {BForm::kPacked, BForm::kStrided, BForm::kFill})
@@ -162,9 +172,7 @@ TEST(KernelsF32GemmTiles, FmaKernelsStayWithinFloatError) {
   for (Isa isa : supported_tiers()) {
     const kernels::F32GemmKernel& kernel = kernels::f32_gemm_kernel(isa, true);
     for (const Case& c : cases_around(kernel)) {
-      const auto a = random_floats(static_cast<size_t>(c.m * c.k), seed++);
-      const auto b = random_floats(static_cast<size_t>(c.k * c.n), seed++);
-      const auto bias = random_floats(static_cast<size_t>(c.m * c.n), seed++);
+      const auto [a, b, bias] = random_operands(c, seed);
       const auto want = spec(c, a, b, bias, c.n);
       const auto got = run(kernel, c, a, b, bias, c.n, BForm::kStrided, 2);
       // |error| <= k * eps * sum|a*b| bounds both orders; the sums here are <= 4k.
