@@ -1,4 +1,5 @@
 // Conv: N-D convolution with groups, strides, dilations and padding (im2col + GEMM).
+#include "kernels/conv/f32_dwconv.h"
 #include "kernels/gemm/im2col_panel.h"
 #include "kernels/ref/dwconv_ref.h"
 #include "ops/binary/elementwise.h"
@@ -18,12 +19,13 @@ constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
 
 class ConvKernel final : public OpKernel {
  public:
-  ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, nn::WidenedConstant weights,
+  ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, Isa isa, nn::WidenedConstant weights,
              const kernels::F32GemmKernel& tile, nn::PackedF32 packed, bool residual,
              std::optional<ir::FusedClamp> clamp)
       : attrs_(std::move(attrs)), group_(group), mode_(mode), residual_(residual), clamp_(clamp), gemm_(mode),
         tile_(tile),
-        depthwise_(mode == Mode::kReference ? kernels::f32_dwconv2d_f64acc_ref : kernels::f32_dwconv2d_ref),
+        depthwise_(mode == Mode::kReference ? kernels::f32_dwconv2d_f64acc_ref
+                                            : kernels::f32_dwconv_kernel(isa, mode == Mode::kDefault)),
         weights_(std::move(weights)), packed_(std::move(packed)) {}
 
   Status infer(InferContext& ctx) const override {
@@ -224,7 +226,7 @@ class ConvKernel final : public OpKernel {
   std::optional<ir::FusedClamp> clamp_;  // a Relu/Clip fused into this node
   nn::GemmKernels gemm_;
   const kernels::F32GemmKernel& tile_;
-  void (*depthwise_)(const kernels::ImageWindow&, const float*, const float*, float, float*);
+  kernels::F32DwConvFn depthwise_;
   nn::WidenedConstant weights_;
   nn::PackedF32 packed_;  // constant weights as A panels, one block per group
 };
@@ -246,7 +248,7 @@ Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
     const int64_t mg = w->dim(0) / group, taps = w->numel() / w->dim(0);
     ASSIGN_OR_RETURN(packed, nn::pack_f32_constant(*w, weights, group, mg, taps, taps, 1, tile.mr));
   }
-  return make_kernel<ConvKernel>(std::move(attrs), group, init.mode, std::move(weights), tile, std::move(packed),
+  return make_kernel<ConvKernel>(std::move(attrs), group, init.mode, init.isa, std::move(weights), tile, std::move(packed),
                                  residual, init.node.fused_clamp);
 }
 

@@ -1,0 +1,11 @@
+// AVX2 depthwise plane kernel. Compiled twice (CMakeLists.txt): exact, and with
+// -ffp-contract=fast and TWINRT_KERNEL_FMA for default mode.
+#if TWINRT_KERNEL_FMA
+#define TWINRT_DW_NS avx2_fma_dwconv
+#define TWINRT_DW_FN f32_dwconv_fma__avx2
+#else
+#define TWINRT_DW_NS avx2_exact_dwconv
+#define TWINRT_DW_FN f32_dwconv__avx2
+#endif
+#define TWINRT_DW_VW 8
+#include "kernels/conv/f32_dwconv_plane.inc"
