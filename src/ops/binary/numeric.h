@@ -12,6 +12,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernels/math/fast_float.h"
 #include "kernels/math/half.h"
 #include "kernels/math/math.h"
 #include "ops/common/dispatch.h"
@@ -144,7 +145,11 @@ C nan_min(C a, C b) { return is_nan(a) || a <= b ? a : b; }
 
 // exp and log at the accumulator's precision (float: the double result rounded once).
 template <class A>
-A acc_exp(A v) { return static_cast<A>(math::exp(static_cast<double>(v))); }
+A acc_exp(A v) {
+  // Float accumulators are the fast modes' (reference mode accumulates in double).
+  if constexpr (std::is_same_v<A, float>) return math::exp_f32(v);
+  else return static_cast<A>(math::exp(static_cast<double>(v)));
+}
 template <class A>
 A acc_log(A v) { return static_cast<A>(math::log(static_cast<double>(v))); }
 

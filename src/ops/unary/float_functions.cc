@@ -2,6 +2,7 @@
 // through twinrt::math and rounded once, so default and reference modes agree.
 #include <cmath>
 
+#include "kernels/math/fast_float.h"
 #include "kernels/math/math.h"
 #include "ops/unary/unary_kernel.h"
 
@@ -24,9 +25,12 @@ double softsign(double x) {
   return x / (1.0 + std::fabs(x));
 }
 
+using ExpOp = FastFloatFunctionOp<math::exp, math::exp_f32>;
+using ErfOp = FastFloatFunctionOp<math::erf, math::erf_f32>;
+
 }  // namespace
 
-TWINRT_REGISTER_OP("Exp", 1, create_unary<FloatFunctionOp<math::exp>>);
+TWINRT_REGISTER_OP("Exp", 1, create_unary<ExpOp>);
 TWINRT_REGISTER_OP("Log", 1, create_unary<FloatFunctionOp<math::log>>);
 TWINRT_REGISTER_OP("Sqrt", 1, create_unary<FloatFunctionOp<math::sqrt>>);
 TWINRT_REGISTER_OP("Reciprocal", 1, create_unary<FloatFunctionOp<reciprocal>>);
@@ -45,7 +49,7 @@ TWINRT_REGISTER_OP("Tanh", 1, create_unary<FloatFunctionOp<math::tanh>>);
 TWINRT_REGISTER_OP("Asinh", 9, create_unary<FloatFunctionOp<math::asinh>>);
 TWINRT_REGISTER_OP("Acosh", 9, create_unary<FloatFunctionOp<math::acosh>>);
 TWINRT_REGISTER_OP("Atanh", 9, create_unary<FloatFunctionOp<math::atanh>>);
-TWINRT_REGISTER_OP("Erf", 9, create_unary<FloatFunctionOp<math::erf>>);
+TWINRT_REGISTER_OP("Erf", 9, create_unary<ErfOp>);
 TWINRT_REGISTER_OP("Sigmoid", 1, create_unary<FloatFunctionOp<sigmoid>>);
 TWINRT_REGISTER_OP("Softplus", 1, create_unary<FloatFunctionOp<softplus>>);
 TWINRT_REGISTER_OP("Softsign", 1, create_unary<FloatFunctionOp<softsign>>);

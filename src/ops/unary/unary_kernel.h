@@ -102,4 +102,22 @@ struct DoubleFunction {
 template <double (*F)(double)>
 using FloatFunctionOp = StatelessUnaryOp<kFloats, DoubleFunction<F>>;
 
+// The same with a float version (kernels/math/fast_float.h) for float and half elements in
+// the fast modes; reference mode and double elements keep F.
+template <double (*F)(double), float (*Fast)(float)>
+struct FastFloatFunctionOp {
+  static constexpr unsigned kTypes = kFloats;
+  static constexpr bool kBoolOutput = false;
+  bool fast = false;
+  static Result<FastFloatFunctionOp> parse(const KernelInit& init) {
+    return FastFloatFunctionOp{init.mode != Mode::kReference};
+  }
+  template <class T>
+  T apply(T x) const {
+    if constexpr (std::is_same_v<compute_t<T>, float>)
+      if (fast) return store<T>(Fast(load(x)));
+    return through_double(x, F);
+  }
+};
+
 }  // namespace twinrt

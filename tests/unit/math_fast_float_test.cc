@@ -1,0 +1,98 @@
+// Accuracy of the fast float functions (kernels/math/fast_float.h) against glibc's long
+// double functions: the largest error in float ulps, and how often the result is not the
+// correctly rounded float, are printed and bounded.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "kernels/math/fast_float.h"
+
+namespace twinrt::math {
+namespace {
+
+// |got - ref| in units of the spacing of floats at ref (subnormal spacing below FLT_MIN).
+double float_ulps(float got, long double ref) {
+  const float ref_f = static_cast<float>(ref);
+  if (std::isnan(ref_f)) return std::isnan(got) ? 0 : INFINITY;
+  if (std::isinf(ref_f) || std::isinf(got)) return got == ref_f ? 0 : INFINITY;
+  int e;
+  std::frexp(std::fabs(ref), &e);
+  const int ulp_exp = e - 24 < -149 ? -149 : e - 24;
+  return static_cast<double>(std::fabs(static_cast<long double>(got) - ref) / std::ldexp(1.0L, ulp_exp));
+}
+
+struct Report {
+  double max_ulps = 0;
+  float worst = 0;
+  int64_t checked = 0, not_nearest = 0;
+};
+
+Report measure(float (*f)(float), long double (*ref)(long double), const std::vector<float>& xs) {
+  Report r;
+  for (float x : xs) {
+    const long double want = ref(static_cast<long double>(x));
+    const float got = f(x);
+    const double ulps = float_ulps(got, want);
+    ++r.checked;
+    if (got != static_cast<float>(want) && !(std::isnan(got) && std::isnan(static_cast<float>(want)))) ++r.not_nearest;
+    if (ulps > r.max_ulps) {
+      r.max_ulps = ulps;
+      r.worst = x;
+    }
+  }
+  return r;
+}
+
+// Random floats of [lo, hi], every float of a window around each special point, and the
+// values every function must get exactly right.
+std::vector<float> arguments(float lo, float hi, std::vector<float> points) {
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<float> u(lo, hi);
+  std::vector<float> xs;
+  for (int i = 0; i < 2000000; ++i) xs.push_back(u(gen));
+  for (float p : points) {
+    float v = p;
+    for (int i = 0; i < 2000; ++i) v = std::nextafter(v, -INFINITY);
+    for (int i = 0; i < 4000; ++i) xs.push_back(v = std::nextafter(v, INFINITY));
+  }
+  for (float s : {0.0f, -0.0f, INFINITY, -INFINITY, std::numeric_limits<float>::denorm_min(), 1e-30f, -1e-30f})
+    xs.push_back(s);
+  return xs;
+}
+
+void print(const char* name, const Report& r) {
+  std::printf("%s: %lld arguments, max error %.3f ulp (at %.9g), %lld not the correctly rounded float\n", name,
+              static_cast<long long>(r.checked), r.max_ulps, static_cast<double>(r.worst),
+              static_cast<long long>(r.not_nearest));
+}
+
+TEST(MathFastFloat, ExpIsWithinOneUlp) {
+  const auto xs = arguments(-104.0f, 89.0f, {0.0f, 1.0f, -87.33655f, 88.72283f, -103.27893f, -0.5f, 10.0f});
+  const Report r = measure(exp_f32, [](long double x) { return expl(x); }, xs);
+  print("exp_f32", r);
+  EXPECT_LE(r.max_ulps, 1.0);
+  EXPECT_LT(r.not_nearest, r.checked / 10000);
+  EXPECT_TRUE(std::isnan(exp_f32(NAN)));
+  EXPECT_EQ(exp_f32(-INFINITY), 0.0f);
+  EXPECT_EQ(exp_f32(INFINITY), INFINITY);
+  EXPECT_EQ(exp_f32(0.0f), 1.0f);
+}
+
+TEST(MathFastFloat, ErfIsWithinOneUlp) {
+  const auto xs = arguments(-5.0f, 5.0f, {0.0f, 0.5f, -0.5f, 1.0f, 2.75f, 3.9f, -4.0f});
+  const Report r = measure(erf_f32, [](long double x) { return erfl(x); }, xs);
+  print("erf_f32", r);
+  EXPECT_LE(r.max_ulps, 1.0);
+  EXPECT_LT(r.not_nearest, r.checked / 10000);
+  EXPECT_TRUE(std::signbit(erf_f32(-0.0f)));
+  EXPECT_EQ(erf_f32(INFINITY), 1.0f);
+  EXPECT_EQ(erf_f32(-INFINITY), -1.0f);
+  EXPECT_TRUE(std::isnan(erf_f32(NAN)));
+}
+
+}  // namespace
+}  // namespace twinrt::math
