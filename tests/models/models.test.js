@@ -1,6 +1,7 @@
 // Real models no one here wrote: twinrt's outputs must match ONNX Runtime 1.30 (npm
-// onnxruntime-node) within 1e-4 * max(1, max|ORT|) on every output, in both modes, with
-// identical argmax for classifiers.
+// onnxruntime-node) within 1e-4 * max(1, max|ORT|) on every output, in every mode, with
+// identical argmax for classifiers; and in exact mode every output must be bit-identical
+// across the kernel tiers this CPU has and across thread counts.
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
@@ -23,7 +24,11 @@ const MODELS = [
   { name: 'PaddleOCR v2 angle classifier', file: path.join(ocr, 'ch_ppocr_mobile_v2.0_cls_infer.onnx'), dims: [1, 3, 48, 192], argmaxAxis: -1 },
   { name: 'torchvision ResNet-50', file: path.join(MODEL_CACHE, 'resnet50.onnx'), dims: [1, 3, 224, 224], argmaxAxis: -1, torch: true },
   { name: 'torchvision MobileNetV2', file: path.join(MODEL_CACHE, 'mobilenet_v2.onnx'), dims: [1, 3, 224, 224], argmaxAxis: -1, torch: true },
+  { name: 'BERT-base-size encoder (sequence 128)', file: path.join(MODEL_CACHE, 'bert_base.onnx'), dims: [1, 128], argmaxAxis: null, tokens: 30522, export: 'export_bert.py' },
 ];
+
+// Exact-mode runs whose outputs must equal those of `--mode exact` with the defaults.
+const EXACT_VARIANTS = [['--isa', 'scalar'], ['--isa', 'avx2'], ['--threads', '2']];
 
 // Deterministic uniform values in [-1, 1) (mulberry32).
 function seededInput(dims, seed) {
@@ -57,13 +62,19 @@ function syntheticPage(dims) {
   return out;
 }
 
-function torchModelsReady() {
-  if (fs.existsSync(path.join(MODEL_CACHE, 'mobilenet_v2.onnx'))) return null;
+// Exports a PyTorch model into MODEL_CACHE unless it is there; returns why it cannot, or null.
+function exportedModel(file, script) {
+  if (fs.existsSync(file)) return null;
   const probe = spawnSync('/usr/bin/python3', ['-c', 'import torch, torchvision'], { encoding: 'utf8' });
   if (probe.status !== 0) return 'python3-torch / python3-torchvision are not installed (apt-get install python3-torch python3-torchvision)';
-  const r = spawnSync('/usr/bin/python3', [path.join(TOOLS, 'export_torchvision.py'), MODEL_CACHE], { encoding: 'utf8' });
-  if (r.status !== 0) return `torchvision export failed: ${r.stderr}`;
+  const r = spawnSync('/usr/bin/python3', [path.join(TOOLS, script), MODEL_CACHE], { encoding: 'utf8' });
+  if (r.status !== 0) return `${script} failed: ${r.stderr}`;
   return null;
+}
+
+// Token ids in [0, vocabulary) from the same generator.
+function seededTokens(dims, vocabulary, seed) {
+  return BigInt64Array.from(seededInput(dims, seed), (u) => BigInt(Math.floor((u + 1) / 2 * vocabulary)));
 }
 
 function argmaxRows(t) {
@@ -89,27 +100,28 @@ function compare(actual, expected) {
   return { maxAbs, maxRef, bound: 1e-4 * Math.max(1, maxRef) };
 }
 
-let torchSkip;
 for (const m of MODELS) {
   test(m.name, async (t) => {
-    if (m.torch) {
-      if (torchSkip === undefined) torchSkip = torchModelsReady();
-      if (torchSkip) { t.skip(torchSkip); return; }
+    if (m.torch || m.export) {
+      const skip = exportedModel(m.file, m.export || 'export_torchvision.py');
+      if (skip) { t.skip(skip); return; }
     }
     assert.ok(fs.existsSync(m.file), `${m.file} is missing (run scripts/install-deps.sh)`);
     const ort = require(path.join(TOOLS, 'node_modules/onnxruntime-node'));
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'twinrt-models-'));
-    const data = m.page ? syntheticPage(m.dims) : seededInput(m.dims, 42);
+    const dtype = m.tokens ? 'int64' : 'float32';
+    const data = m.tokens ? seededTokens(m.dims, m.tokens, 42) : m.page ? syntheticPage(m.dims) : seededInput(m.dims, 42);
     const session = await ort.InferenceSession.create(m.file, { intraOpNumThreads: 1 });
     const inputName = session.inputNames[0];
     const inputFile = path.join(work, 'input.npy');
-    writeNpy(inputFile, 'float32', m.dims, data);
-    const results = await session.run({ [inputName]: new ort.Tensor('float32', data, m.dims) });
+    writeNpy(inputFile, dtype, m.dims, data);
+    const results = await session.run({ [inputName]: new ort.Tensor(dtype, data, m.dims) });
+    const runTwinrt = (outDir, flags) =>
+      spawnSync(TWINRT, ['run', m.file, '--input', `${inputName}=${inputFile}`, '--out', outDir, ...flags], { encoding: 'utf8' });
 
-    for (const mode of ['default', 'reference']) {
+    for (const mode of ['default', 'exact', 'reference']) {
       const outDir = path.join(work, mode);
-      const r = spawnSync(TWINRT, ['run', m.file, '--input', `${inputName}=${inputFile}`, '--out', outDir, '--mode', mode],
-                          { encoding: 'utf8' });
+      const r = runTwinrt(outDir, ['--mode', mode]);
       assert.strictEqual(r.status, 0, `twinrt run (${mode}) failed: ${r.stderr}`);
       session.outputNames.forEach((name, i) => {
         const expected = results[name];
@@ -120,6 +132,17 @@ for (const m of MODELS) {
         if (m.argmaxAxis !== null)
           assert.deepStrictEqual(argmaxRows(actual), argmaxRows(expected), `${mode} ${name}: argmax differs`);
       });
+    }
+    for (const flags of EXACT_VARIANTS) {
+      const outDir = path.join(work, `exact${flags.join('')}`);
+      const r = runTwinrt(outDir, ['--mode', 'exact', ...flags]);
+      if (r.status !== 0 && /this CPU cannot run the/.test(r.stderr)) { t.diagnostic(`exact ${flags.join(' ')}: ${r.stderr.trim()}`); continue; }
+      assert.strictEqual(r.status, 0, `twinrt run (exact ${flags.join(' ')}) failed: ${r.stderr}`);
+      session.outputNames.forEach((name, i) => {
+        const same = fs.readFileSync(path.join(outDir, `output_${i}.npy`)).equals(fs.readFileSync(path.join(work, 'exact', `output_${i}.npy`)));
+        assert.ok(same, `exact ${name}: ${flags.join(' ')} differs from the default tier at 1 thread`);
+      });
+      t.diagnostic(`exact ${flags.join(' ')}: every output bit-identical`);
     }
     fs.rmSync(work, { recursive: true, force: true });
   });

@@ -34,7 +34,7 @@ class ClipKernel final : public OpKernel {
         ASSIGN_OR_RETURN(lo, (bound_input<T>(ctx, 1, x->dtype())));
         ASSIGN_OR_RETURN(hi, (bound_input<T>(ctx, 2, x->dtype())));
       }
-      ASSIGN_OR_RETURN(Tensor * out, ctx.output(0, x->dtype(), x->shape()));
+      ASSIGN_OR_RETURN(Tensor * out, ctx.output_for_overwrite(0, x->dtype(), x->shape()));
       const T* in = x->data<T>();
       T* y = out->data<T>();
       ctx.pool().parallel_for(x->numel(), kElementsPerTask, [&](int64_t begin, int64_t end) {

@@ -40,7 +40,7 @@ template <class TA, class TB, class TO, class F>
 Status broadcast_binary(RunContext& ctx, const Tensor& a, const std::vector<int64_t>& a_shape,
                         const Tensor& b, const std::vector<int64_t>& b_shape,
                         const std::vector<int64_t>& out_shape, F f) {
-  ASSIGN_OR_RETURN(Tensor * out, ctx.output(0, dtype_of<TO>(), out_shape));
+  ASSIGN_OR_RETURN(Tensor * out, ctx.output_for_overwrite(0, dtype_of<TO>(), out_shape));
   BroadcastRows plan(out_shape, {a_shape, b_shape});
   apply_rows(plan, ctx.pool(), a.data<TA>(), b.data<TB>(), out->data<TO>(), f);
   return Status::ok();

@@ -56,7 +56,7 @@ class VariadicKernel final : public OpKernel {
   template <class T, class Acc>
   Status run_typed(RunContext& ctx, const std::vector<const Tensor*>& inputs,
                    const std::vector<int64_t>& out_shape) const {
-    ASSIGN_OR_RETURN(Tensor * out, ctx.output(0, dtype_of<T>(), out_shape));
+    ASSIGN_OR_RETURN(Tensor * out, ctx.output_for_overwrite(0, dtype_of<T>(), out_shape));
     std::vector<Acc> acc(static_cast<size_t>(out->numel()));
     auto fold_in = [&](const Tensor& in, auto combine) {
       BroadcastRows plan(out_shape, {out_shape, in.shape()});

@@ -27,7 +27,7 @@ class WhereKernel final : public OpKernel {
     ASSIGN_OR_RETURN(std::vector<int64_t> out_shape, broadcast_output_shape({cond, x, y}));
     return dispatch<kAllTypes>(x->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
-      ASSIGN_OR_RETURN(Tensor * out, ctx.output(0, x->dtype(), out_shape));
+      ASSIGN_OR_RETURN(Tensor * out, ctx.output_for_overwrite(0, x->dtype(), out_shape));
       BroadcastRows plan(out_shape, {cond->shape(), x->shape(), y->shape()});
       const bool* c = cond->data<bool>();
       const T *px = x->data<T>(), *py = y->data<T>();

@@ -42,7 +42,7 @@ class BatchNormKernel final : public OpKernel {
                                 " elements, got shape " + shape_to_string(t->shape()));
       ASSIGN_OR_RETURN(params[i], nn::read_doubles(*t, kNames[i]));
     }
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), x->shape()));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), x->shape()));
     return dispatch<kFloats>(x->dtype(), [&](auto* tag) -> Status {
       using T = std::remove_pointer_t<decltype(tag)>;
       nn::ComputeInput<T> xv(*x);

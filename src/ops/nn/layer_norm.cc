@@ -40,7 +40,7 @@ class LayerNormKernel final : public OpKernel {
     const int64_t inner = shape_numel(norm_shape), outer = inner > 0 ? x->numel() / inner : 0;
     ASSIGN_OR_RETURN(std::vector<double> scale, expanded(ctx, 1, norm_shape, 1.0));
     ASSIGN_OR_RETURN(std::vector<double> bias, expanded(ctx, 2, norm_shape, 0.0));
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), x->shape()));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), x->shape()));
     std::vector<int64_t> stats_shape = x->shape();
     for (int64_t d = a; d < rank; ++d) stats_shape[static_cast<size_t>(d)] = 1;
     Tensor* stats[2] = {nullptr, nullptr};

@@ -38,7 +38,9 @@ class SoftmaxKernel final : public OpKernel {
     ASSIGN_OR_RETURN(int64_t axis, normalize_axis(axis_, x->rank()));
     const AxisLayout l = coerce_2d_ ? axis_layout(x->shape(), static_cast<size_t>(axis), x->shape().size())
                                     : axis_layout(x->shape(), axis);
-    ASSIGN_OR_RETURN(Tensor * out, ctx.output(0, x->dtype(), x->shape()));
+    // Hardmax writes only the ones: its output starts zeroed.
+    ASSIGN_OR_RETURN(Tensor * out, kind_ == Kind::kHardmax ? ctx.output(0, x->dtype(), x->shape())
+                                                           : ctx.output_for_overwrite(0, x->dtype(), x->shape()));
     return dispatch<kFloats>(x->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       if (l.n == 0) return Status::ok();

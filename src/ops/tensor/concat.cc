@@ -77,7 +77,7 @@ class ConcatKernel final : public OpKernel {
                                 std::to_string(axis));
       out_shape[static_cast<size_t>(axis)] += x.dim(axis);
     }
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x0.dtype(), out_shape));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x0.dtype(), out_shape));
     tensor_ops::AxisBlock block = tensor_ops::axis_block(out_shape, static_cast<size_t>(axis));
     int64_t offset = 0;
     for (const Tensor* x : xs) {

@@ -42,7 +42,7 @@ class GatherKernel final : public OpKernel {
     std::vector<int64_t> shape(data->shape().begin(), data->shape().begin() + axis);
     shape.insert(shape.end(), indices->shape().begin(), indices->shape().end());
     shape.insert(shape.end(), data->shape().begin() + axis + 1, data->shape().end());
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, data->dtype(), shape));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, data->dtype(), shape));
     tensor_ops::AxisBlock block = tensor_ops::axis_block(data->shape(), static_cast<size_t>(axis));
     block.dst_axis = static_cast<int64_t>(idx.size());
     for (size_t k = 0; k < idx.size(); ++k)
@@ -73,7 +73,7 @@ class GatherElementsKernel final : public OpKernel {
     ASSIGN_OR_RETURN(auto idx, tensor_ops::read_ints(*indices, "GatherElements indices"));
     ASSIGN_OR_RETURN(auto offsets,
                      tensor_ops::element_offsets(*data, indices->shape(), idx, axis, "GatherElements index"));
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, data->dtype(), indices->shape()));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, data->dtype(), indices->shape()));
     return tensor_ops::dispatch_by_size(data->dtype(), [&](auto* tag) {
       using E = std::remove_pointer_t<decltype(tag)>;
       const E* src = data->data<E>();

@@ -105,7 +105,7 @@ class ResizeKernel final : public OpKernel {
     ASSIGN_OR_RETURN(auto axes, plan_axes(config_, x->shape(), args));
     std::vector<int64_t> out_shape;
     for (const ResizeAxis& a : axes) out_shape.push_back(a.out);
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), out_shape));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), out_shape));
     if (y->numel() == 0) return Status::ok();
     if (config_.mode != ResizeMode::kNearest)
       return tensor_ops::resize_interpolate(config_, axes, *x, *y, extrapolation_, ctx.mode() == Mode::kReference);

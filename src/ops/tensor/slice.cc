@@ -129,7 +129,7 @@ class SliceKernel final : public OpKernel {
       ctx.set_output(0, Value::of(std::move(y)));
       return Status::ok();
     }
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), shape));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), shape));
     if (y->numel() == 0) return Status::ok();
     return tensor_ops::copy_strided(x->dtype(), y->raw(), tensor_ops::element_ptr(*x, offset), shape, strides);
   }

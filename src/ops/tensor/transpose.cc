@@ -40,7 +40,7 @@ class TransposeKernel final : public OpKernel {
       ctx.set_output(0, Value::of(std::move(y)));
       return Status::ok();
     }
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), out_shape));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), out_shape));
     return tensor_ops::copy_strided(x->dtype(), y->raw(), x->raw(), out_shape, strides);
   }
 

@@ -60,7 +60,7 @@ class UnaryKernel final : public OpKernel {
     return dispatch<Op::kTypes>(x->dtype(), [&](auto* tag) -> Status {
       using T = std::remove_pointer_t<decltype(tag)>;
       using Out = std::conditional_t<Op::kBoolOutput, bool, T>;
-      ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, dtype_of<Out>(), x->shape()));
+      ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, dtype_of<Out>(), x->shape()));
       map_elements(ctx.pool(), x->data<T>(), y->data<Out>(), x->numel(),
                    [this](T v) -> Out { return op_.apply(v); });
       return Status::ok();
