@@ -3,6 +3,7 @@
 // computed by exactly one call in a fixed order and results do not depend on scheduling.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -44,6 +45,7 @@ class ThreadPool {
   void worker_loop();
   std::vector<std::thread> workers_;
   std::deque<std::function<void()>> tasks_;
+  std::atomic<int64_t> pending_{0};  // tasks_.size(), readable without the lock
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
