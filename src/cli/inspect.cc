@@ -6,6 +6,7 @@
 #include "cli/exit_status.h"
 #include "cli/model_card.h"
 #include "cli/model_summary.h"
+#include "cli/optimized_graph.h"
 #include "io/file_io.h"
 
 namespace twinrt::cli {
@@ -14,6 +15,9 @@ namespace {
 struct InspectFlags {
   std::string model;
   std::string markdown_path;
+  bool optimized = false;
+  std::string mode = "default";
+  std::string optimization = "all";
 };
 
 void print_io(const char* title, const std::vector<IoSummary>& ios) {
@@ -73,9 +77,18 @@ void print_summary(const ModelSummary& s) {
 }
 
 int inspect_model(const InspectFlags& flags) {
+  auto mode = parse_mode(flags.mode);
+  if (!mode) return report_error(mode.status().with_context("--mode: "));
+  auto level = parse_optimization(flags.optimization);
+  if (!level) return report_error(level.status().with_context("--optimization: "));
   auto summary = summarize_model(flags.model);
   if (!summary) return report_error(summary.status());
   print_summary(*summary);
+  if (flags.optimized) {
+    auto graph = optimized_graph(flags.model, *mode, *level);
+    if (!graph) return report_error(graph.status());
+    print_optimized_graph(*graph);
+  }
   if (flags.markdown_path.empty()) return kExitOk;
   Status st = io::write_file_bytes(flags.markdown_path, render_model_card(*summary));
   if (!st) return report_error(st.with_context("--markdown: "));
@@ -90,6 +103,9 @@ Command add_inspect_command(CLI::App& root) {
   CLI::App* cmd = root.add_subcommand("inspect", "describe a model: opsets, inputs/outputs, ops, parameters, hashes");
   cmd->add_option("MODEL", flags->model, "the .onnx file")->required();
   cmd->add_option("--markdown", flags->markdown_path, "also write a model card (Markdown) to FILE");
+  cmd->add_flag("--optimized", flags->optimized, "also show the main graph after the graph passes a session runs");
+  cmd->add_option("--mode", flags->mode, "with --optimized: default, exact or reference")->capture_default_str();
+  cmd->add_option("--optimization", flags->optimization, "with --optimized: none, basic or all")->capture_default_str();
   return Command{cmd, [flags] { return inspect_model(*flags); }};
 }
 

@@ -14,13 +14,15 @@ const std::vector<GraphPass>& all_passes() {
   return passes;
 }
 
-void optimize(ir::Model& model, OptimizationLevel level, Mode mode) {
-  if (!model.graph || level == OptimizationLevel::kNone) return;
+std::vector<PassRun> optimize(ir::Model& model, OptimizationLevel level, Mode mode) {
+  std::vector<PassRun> runs;
+  if (!model.graph || level == OptimizationLevel::kNone) return runs;
   for (const GraphPass& pass : all_passes()) {
     const bool value_changing = pass.effect == NumericsEffect::kValueChanging;
     if (value_changing && (level != OptimizationLevel::kAll || mode != Mode::kDefault)) continue;
-    pass.run(model);
+    runs.push_back({&pass, pass.run(model)});
   }
+  return runs;
 }
 
 }  // namespace twinrt::passes

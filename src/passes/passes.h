@@ -21,7 +21,13 @@ struct GraphPass {
 // Every pass, in the order they run.
 const std::vector<GraphPass>& all_passes();
 
-// Runs the passes that `level` and `mode` allow on the model's main graph.
-void optimize(ir::Model& model, OptimizationLevel level, Mode mode);
+struct PassRun {
+  const GraphPass* pass;
+  int rewrites;
+};
+
+// Runs the passes that `level` and `mode` allow on the model's main graph; returns what
+// each pass that ran did, in order.
+std::vector<PassRun> optimize(ir::Model& model, OptimizationLevel level, Mode mode);
 
 }  // namespace twinrt::passes

@@ -48,6 +48,21 @@ onnx.save_model(model, "custom_op.onnx")  # the checker rejects unknown domains
 with open("corrupt.onnx", "wb") as f:
     f.write(b"\x0a\xff\xff\xff\xff\x0f this is not an ONNX model")
 
+# A residual block, Relu(Conv(x) + x): inspect --optimized shows it as one fused Conv.
+rng = np.random.default_rng(3)
+conv_w = numpy_helper.from_array(rng.uniform(-1, 1, (3, 3, 3, 3)).astype(np.float32), "w")
+graph = helper.make_graph(
+    [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+     helper.make_node("Add", ["c", "x"], ["s"], name="add"),
+     helper.make_node("Relu", ["s"], ["y"], name="relu")],
+    "residual_block",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 8, 8])],
+    [conv_w],
+)
+save(helper.make_model(graph, producer_name="twinrt-cli-tests", producer_version="1",
+                       opset_imports=[helper.make_opsetid("", 14)]), "residual_block.onnx")
+
 np.save("x_2x3_f32.npy", np.arange(6, dtype=np.float32).reshape(2, 3))
 np.save("x_2x3_i64.npy", np.arange(6, dtype=np.int64).reshape(2, 3))
 np.save("x_5_f32.npy", np.arange(5, dtype=np.float32))
