@@ -24,6 +24,7 @@ const MODELS = [
   { name: 'PaddleOCR v2 angle classifier', file: path.join(ocr, 'ch_ppocr_mobile_v2.0_cls_infer.onnx'), dims: [1, 3, 48, 192], argmaxAxis: -1 },
   { name: 'torchvision ResNet-50', file: path.join(MODEL_CACHE, 'resnet50.onnx'), dims: [1, 3, 224, 224], argmaxAxis: -1, torch: true },
   { name: 'torchvision MobileNetV2', file: path.join(MODEL_CACHE, 'mobilenet_v2.onnx'), dims: [1, 3, 224, 224], argmaxAxis: -1, torch: true },
+  { name: 'PyTorch bidirectional LSTM (no activations attribute)', file: path.join(MODEL_CACHE, 'bilstm.onnx'), dims: [1, 20, 16], argmaxAxis: null, export: 'export_lstm.py' },
   { name: 'BERT-base-size encoder (sequence 128)', file: path.join(MODEL_CACHE, 'bert_base.onnx'), dims: [1, 128], argmaxAxis: null, tokens: 30522, export: 'export_bert.py' },
 ];
 
