@@ -37,12 +37,12 @@ class ClipKernel final : public OpKernel {
       ASSIGN_OR_RETURN(Tensor * out, ctx.output_for_overwrite(0, x->dtype(), x->shape()));
       const T* in = x->data<T>();
       T* y = out->data<T>();
+      const C low = lo.value_or(no_lower_bound<C>()), high = hi.value_or(no_upper_bound<C>());
       ctx.pool().parallel_for(x->numel(), kElementsPerTask, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
           C v = load(in[i]);
-          if (lo && v < *lo) v = *lo;
-          if (hi && v > *hi) v = *hi;
-          y[i] = store<T>(v);
+          v = v < low ? low : v;
+          y[i] = store<T>(v > high ? high : v);
         }
       });
       return Status::ok();

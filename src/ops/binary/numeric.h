@@ -49,6 +49,19 @@ T store(compute_t<T> v) {
   else return v;
 }
 
+// The bounds that clamp nothing: infinities for floats, the type's limits for integers.
+// With them a clamp is branch-free (a data-dependent branch per element mispredicts).
+template <class C>
+C no_lower_bound() {
+  if constexpr (std::numeric_limits<C>::has_infinity) return -std::numeric_limits<C>::infinity();
+  else return std::numeric_limits<C>::lowest();
+}
+template <class C>
+C no_upper_bound() {
+  if constexpr (std::numeric_limits<C>::has_infinity) return std::numeric_limits<C>::infinity();
+  else return std::numeric_limits<C>::max();
+}
+
 template <class T>
 T wrap_add(T a, T b) { return static_cast<T>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
 template <class T>

@@ -9,6 +9,7 @@
 
 #include "ir/ir.h"
 #include "kernels/gemm/f32_gemm.h"
+#include "ops/binary/numeric.h"
 #include "runtime/thread_pool.h"
 
 namespace twinrt::nn {
@@ -28,16 +29,12 @@ void apply_fused_residual(ThreadPool& pool, const C* r, C* y, int64_t n) {
   });
 }
 
-// Branch-free (a data-dependent branch per element mispredicts half the time): an absent
-// bound is the type's lowest/highest value, which no comparison crosses, and NaN fails both.
+// Branch-free: an absent bound is one no value crosses (numeric.h), and NaN fails both tests.
 template <class C>
 void apply_fused_clamp(ThreadPool& pool, const std::optional<ir::FusedClamp>& clamp, C* y, int64_t n) {
   if (!clamp) return;
-  constexpr bool kFloat = std::numeric_limits<C>::has_infinity;
-  const C lo = clamp->min ? static_cast<C>(*clamp->min)
-                          : kFloat ? -std::numeric_limits<C>::infinity() : std::numeric_limits<C>::lowest();
-  const C hi = clamp->max ? static_cast<C>(*clamp->max)
-                          : kFloat ? std::numeric_limits<C>::infinity() : std::numeric_limits<C>::max();
+  const C lo = clamp->min ? static_cast<C>(*clamp->min) : no_lower_bound<C>();
+  const C hi = clamp->max ? static_cast<C>(*clamp->max) : no_upper_bound<C>();
   pool.parallel_for(n, 1 << 14, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
       C v = y[i];
