@@ -72,7 +72,8 @@ TEST(KernelsDwConvTiers, ExactKernelsMatchTheReferenceBitForBit) {
     for (const Geometry& g : geometries())
       for (bool specials : {false, true}) {
         const auto [got, want] = run(f32_dwconv_kernel(isa, false), g, seed += 2, specials);
-        ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0)
+        // (memcmp must not see the null data of an empty output)
+        ASSERT_TRUE(got.empty() || std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0)
             << isa_name(isa) << " w=" << g.w << " k=" << g.k << " stride=" << g.stride << " dilation=" << g.dilation
             << " pad=" << g.pad << (specials ? " with inf/NaN" : "");
       }
