@@ -13,6 +13,8 @@ std::string node_kind(const ir::Node& n) {
   std::string kind = n.domain.empty() ? n.op_type : n.domain + ":" + n.op_type;
   if (n.fused_residual) kind += " + Add";
   if (n.fused_clamp) kind += " + Relu/Clip";
+  for (size_t i = 0; i < n.elementwise_steps.size(); ++i)
+    kind += (i == 0 ? "(" : " ") + n.elementwise_steps[i].op_type + (i + 1 == n.elementwise_steps.size() ? ")" : "");
   if (!n.fused_from.empty()) kind += " (fused)";
   return kind;
 }

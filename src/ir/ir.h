@@ -88,6 +88,19 @@ struct FusedClamp {
   std::optional<float> min, max;
 };
 
+// One step of a group of float elementwise nodes that a graph pass merged into one node
+// (passes/fuse_elementwise.cc): `op_type` applied to earlier values, where value k is the
+// merged node's input k for k < its input count and step k - input count after that.
+struct ElementwiseStep {
+  std::string op_type;            // Add, Sub, Mul, Div, Clip, Relu, HardSigmoid, ...
+  std::vector<int> args;          // value indices, as above
+  // Clip: min, max (-inf, inf when absent); HardSigmoid: alpha, beta; LeakyRelu: alpha.
+  std::vector<float> params;
+};
+
+// The domain of nodes that only graph passes create.
+inline constexpr const char* kInternalDomain = "ai.twinrt";
+
 struct Node {
   std::string name;
   std::string op_type;
@@ -102,6 +115,7 @@ struct Node {
   bool fused_residual = false;
   std::optional<FusedClamp> fused_clamp;
   std::vector<std::string> fused_from;
+  std::vector<ElementwiseStep> elementwise_steps;  // op "FusedElementwise" of kInternalDomain
 
   const Attribute* attr(const std::string& name) const;
   // "node 'conv1' (Conv)" — used as the prefix of every error about this node.

@@ -4,19 +4,34 @@ namespace twinrt::passes {
 
 int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
+int fuse_elementwise(ir::Model& model);
 
 const std::vector<GraphPass>& all_passes() {
-  // The residual Add first, so Conv + Add + Relu becomes one node.
+  // The residual Add first, so Conv + Add + Relu becomes one node; the chains that remain
+  // then become elementwise groups.
   static const std::vector<GraphPass> passes = {
       {"fuse_residual_add", NumericsEffect::kBitPreserving, fuse_residual_add},
       {"fuse_clamp_activation", NumericsEffect::kBitPreserving, fuse_clamp_activation},
+      {"fuse_elementwise", NumericsEffect::kBitPreserving, fuse_elementwise},
   };
   return passes;
 }
 
+namespace {
+
+// Gradient (ai.onnx.preview.training) differentiates the graph it sits in node by node,
+// so that graph must keep the nodes the model wrote.
+bool differentiates_itself(const ir::Graph& g) {
+  for (const ir::Node& n : g.nodes)
+    if (n.op_type == "Gradient" && n.domain == "ai.onnx.preview.training") return true;
+  return false;
+}
+
+}  // namespace
+
 std::vector<PassRun> optimize(ir::Model& model, OptimizationLevel level, Mode mode) {
   std::vector<PassRun> runs;
-  if (!model.graph || level == OptimizationLevel::kNone) return runs;
+  if (!model.graph || level == OptimizationLevel::kNone || differentiates_itself(*model.graph)) return runs;
   for (const GraphPass& pass : all_passes()) {
     const bool value_changing = pass.effect == NumericsEffect::kValueChanging;
     if (value_changing && (level != OptimizationLevel::kAll || mode != Mode::kDefault)) continue;

@@ -1,14 +1,15 @@
 // ConvTranspose: the gradient of Conv with respect to its input.
 // Reference mode (and double): each output element gathers the input taps that a forward
 // convolution would have scattered onto it — one double sum in a fixed order (input
-// channel, then kernel offset), rounded once. Default mode (float): a GEMM W^T·X per
-// image and group, then col2im adds the columns onto the output in a fixed order.
+// channel, then kernel offset), rounded once. Default and exact modes (float): a product
+// W^T·X per image and group on the tile kernels (W packed once when constant), then col2im
+// adds the columns onto the output in a fixed order.
 #include <algorithm>
 
 #include "kernels/ref/im2col_ref.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
-#include "ops/nn/gemm_runner.h"
+#include "ops/nn/f32_gemm_driver.h"
 #include "ops/nn/window.h"
 #include "ops/op.h"
 #include "runtime/thread_pool.h"
@@ -122,8 +123,9 @@ TapTable build_taps(const TransposeGeometry& g) {
 
 class ConvTransposeKernel final : public OpKernel {
  public:
-  ConvTransposeKernel(TransposeAttrs attrs, Mode mode, nn::WidenedConstant weights)
-      : attrs_(std::move(attrs)), mode_(mode), gemm_(mode), weights_(std::move(weights)) {}
+  ConvTransposeKernel(TransposeAttrs attrs, Mode mode, nn::WidenedConstant weights,
+                      const kernels::F32GemmKernel& tile, nn::PackedF32 packed)
+      : attrs_(std::move(attrs)), mode_(mode), weights_(std::move(weights)), tile_(tile), packed_(std::move(packed)) {}
 
   Status infer(InferContext& ctx) const override {
     const ir::Shape* x = ctx.shape(0);
@@ -172,7 +174,7 @@ class ConvTransposeKernel final : public OpKernel {
     return dispatch<kF16 | kF32 | kF64>(x->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       if (mode_ == Mode::kReference) gather<T, double>(ctx.pool(), g, *x, *w, b, *y);
-      else if constexpr (std::is_same_v<nn::compute_t<T>, float>) gemm_col2im<T>(ctx.pool(), g, *x, *w, b, *y);
+      else if constexpr (std::is_same_v<nn::compute_t<T>, float>) return gemm_col2im<T>(ctx.pool(), g, *x, *w, b, *y);
       else gather<T, nn::compute_t<T>>(ctx.pool(), g, *x, *w, b, *y);
       return Status::ok();
     });
@@ -180,7 +182,7 @@ class ConvTransposeKernel final : public OpKernel {
 
  private:
   template <class T>
-  void gemm_col2im(ThreadPool& pool, const TransposeGeometry& g, const Tensor& x, const Tensor& w, const Tensor* b,
+  Status gemm_col2im(ThreadPool& pool, const TransposeGeometry& g, const Tensor& x, const Tensor& w, const Tensor* b,
                    Tensor& y) const {
     nn::ComputeInput<T> xv(x), wv(w, &weights_);
     std::optional<nn::ComputeInput<T>> bv;
@@ -204,21 +206,26 @@ class ConvTransposeKernel final : public OpKernel {
     win.dilations = g.dilations.data();
     win.pad_begin = g.pad_begin.data();
     std::vector<float> col(static_cast<size_t>(mg * ksize * in_size));
-    const kernels::GemmFn<float> gemm = gemm_.get<float>();
+    const float* packed = packed_.match(w);
     for (int64_t n = 0; n < batch; ++n)
       for (int64_t grp = 0; grp < attrs_.group; ++grp) {
-        kernels::GemmProblem<float> p;  // col = W_g^T (mg*ksize x cg) · X_g (cg x in_size)
+        nn::F32Product p;  // col = W_g^T (mg*ksize x cg) · X_g (cg x in_size)
         p.m = mg * ksize;
         p.n = in_size;
         p.k = cg;
-        p.a = wv.data() + grp * cg * mg * ksize;
-        p.a_row_stride = 1;
-        p.a_col_stride = mg * ksize;
-        p.b = xv.data() + (n * in_channels + grp * cg) * in_size;
-        p.ldb = in_size;
+        if (packed) {
+          p.a.packed = packed + grp * kernels::panel_count(p.m, tile_.mr) * tile_.mr * cg;
+        } else {
+          p.a.data = wv.data() + grp * cg * mg * ksize;
+          p.a.outer_stride = 1;
+          p.a.k_stride = mg * ksize;
+        }
+        p.b.data = xv.data() + (n * in_channels + grp * cg) * in_size;
+        p.b.outer_stride = 1;
+        p.b.k_stride = in_size;
         p.c = col.data();
         p.ldc = in_size;
-        nn::parallel_gemm(pool, gemm, p);
+        TRY(nn::run_f32_gemm(pool, tile_, p));
         pool.parallel_for(mg, 1, [&](int64_t begin, int64_t end) {
           for (int64_t c = begin; c < end; ++c) {
             const int64_t oc = grp * mg + c;
@@ -229,6 +236,7 @@ class ConvTransposeKernel final : public OpKernel {
         });
       }
     yv.commit();
+    return Status::ok();
   }
 
   template <class T, class Acc>
@@ -274,8 +282,9 @@ class ConvTransposeKernel final : public OpKernel {
 
   TransposeAttrs attrs_;
   Mode mode_;
-  nn::GemmKernels gemm_;  // the float path runs in default mode only
   nn::WidenedConstant weights_;  // a constant half-type W, widened once
+  const kernels::F32GemmKernel& tile_;
+  nn::PackedF32 packed_;  // constant W as the A panels of W_g^T, one block per group
 };
 
 Result<std::unique_ptr<OpKernel>> create_conv_transpose(const KernelInit& init) {
@@ -289,9 +298,15 @@ Result<std::unique_ptr<OpKernel>> create_conv_transpose(const KernelInit& init) 
   if (a.group < 1) return init.error("group must be >= 1, got " + std::to_string(a.group));
   TRY(nn::check_window_values(init, a.output_padding, "output_padding", 0));
   TRY(nn::check_window_values(init, a.output_shape, "output_shape", 0));
-  ASSIGN_OR_RETURN(nn::WidenedConstant weights,
-                   nn::WidenedConstant::make(init.constant_inputs.size() > 1 ? init.constant_inputs[1] : nullptr));
-  return make_kernel<ConvTransposeKernel>(std::move(a), init.mode, std::move(weights));
+  const Tensor* w = init.constant_inputs.size() > 1 ? init.constant_inputs[1] : nullptr;
+  ASSIGN_OR_RETURN(nn::WidenedConstant weights, nn::WidenedConstant::make(w));
+  const kernels::F32GemmKernel& tile = kernels::f32_gemm_kernel(init.isa, init.mode == Mode::kDefault);
+  nn::PackedF32 packed;
+  if (w && init.mode != Mode::kReference && w->rank() >= 3 && w->dim(0) % a.group == 0 && w->numel() > 0) {
+    const int64_t cg = w->dim(0) / a.group, rows = w->numel() / w->dim(0);  // rows: M/group x kernel
+    ASSIGN_OR_RETURN(packed, nn::pack_f32_constant(*w, weights, a.group, rows, cg, 1, rows, tile.mr));
+  }
+  return make_kernel<ConvTransposeKernel>(std::move(a), init.mode, std::move(weights), tile, std::move(packed));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // MaxPool, AveragePool, LpPool and their Global* forms (one window covering the whole
 // plane): a window slides over each channel plane.
+#include "kernels/portable/f32_avgpool_2d.h"
 #include "kernels/portable/f32_maxpool_2d.h"
 #include "kernels/ref/pool_ref.h"
 #include "ops/common/dispatch.h"
@@ -22,15 +23,24 @@ struct PoolAttrs {
   bool global = false;  // the window is the whole plane
 };
 
-// One plane through the ref kernel for compute type C (float or double; max also int8/uint8).
+int64_t plane_size(const kernels::ImageWindow& w) {
+  int64_t n = 1;
+  for (int d = 0; d < w.rank; ++d) n *= w.in[d];
+  return n;
+}
+
+// One plane through a fast path where one applies, else the ref kernel, for compute type C (float or double; max also int8/uint8).
 template <class C>
 void pool_plane(const PoolAttrs& a, bool reference, const kernels::ImageWindow& w, const C* in, C* out,
                 int64_t* argmax) {
   if constexpr (std::is_same_v<C, float>) {
     if (a.kind == PoolKind::kMax && !argmax && kernels::f32_maxpool_2d_applies(w)) kernels::f32_maxpool_2d(w, in, out);
     else if (a.kind == PoolKind::kMax) kernels::f32_maxpool_ref(w, in, out, argmax);
-    else if (a.kind == PoolKind::kAverage)
-      (reference ? kernels::f32_avgpool_f64acc_ref : kernels::f32_avgpool_ref)(w, in, out, a.count_include_pad);
+    else if (a.kind == PoolKind::kAverage && reference) kernels::f32_avgpool_f64acc_ref(w, in, out, a.count_include_pad);
+    else if (a.kind == PoolKind::kAverage && a.global) *out = kernels::f32_mean_8_lanes(in, plane_size(w));
+    else if (a.kind == PoolKind::kAverage && kernels::f32_avgpool_2d_applies(w))
+      kernels::f32_avgpool_2d(w, in, out, a.count_include_pad);
+    else if (a.kind == PoolKind::kAverage) kernels::f32_avgpool_ref(w, in, out, a.count_include_pad);
     else (reference ? kernels::f32_lppool_f64acc_ref : kernels::f32_lppool_ref)(w, in, out, a.p);
   } else if constexpr (std::is_same_v<C, double>) {
     if (a.kind == PoolKind::kMax) kernels::f64_maxpool_ref(w, in, out, argmax);

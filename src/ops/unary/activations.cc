@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "kernels/math/math.h"
+#include "ops/unary/activation_math.h"
 #include "ops/unary/unary_kernel.h"
 
 namespace twinrt {
@@ -26,14 +27,11 @@ Result<double> float_attr(const KernelInit& init, const char* name, float def) {
   return static_cast<double>(v);
 }
 
-// NaN stays NaN; otherwise clamped to [0, 1].
-double clamp01(double v) { return v < 0 ? 0.0 : (v > 1 ? 1.0 : v); }
-
 // max(0, x); signed integers too (opset 14).
 struct ReluFn {
   template <class T>
   static T apply(T x) {
-    if constexpr (is_float_like_v<T>) return through_double(x, [](double v) { return v < 0 ? 0.0 : v; });
+    if constexpr (is_float_like_v<T>) return through_double(x, activation::relu);
     else return x < 0 ? T{0} : x;
   }
 };
@@ -45,7 +43,7 @@ struct LeakyReluOp : FloatActivation<LeakyReluOp> {
     ASSIGN_OR_RETURN(op.alpha, float_attr(init, "alpha", 0.01f));
     return op;
   }
-  double f(double x) const { return x < 0 ? alpha * x : x; }
+  double f(double x) const { return activation::leaky_relu(x, alpha); }
 };
 
 struct ThresholdedReluOp : FloatActivation<ThresholdedReluOp> {
@@ -103,13 +101,12 @@ struct HardSigmoidOp : FloatActivation<HardSigmoidOp> {
     ASSIGN_OR_RETURN(op.beta, float_attr(init, "beta", 0.5f));
     return op;
   }
-  double f(double x) const { return clamp01(alpha * x + beta); }
+  double f(double x) const { return activation::hard_sigmoid(x, alpha, beta); }
 };
 
-// x * HardSigmoid(x) with alpha = 1/6, beta = 0.5.
 struct HardSwishOp : FloatActivation<HardSwishOp> {
   static Result<HardSwishOp> parse(const KernelInit&) { return HardSwishOp{}; }
-  double f(double x) const { return x * clamp01(x / 6 + 0.5); }
+  double f(double x) const { return activation::hard_swish(x); }
 };
 
 // x + bias below -lambd, x - bias above lambd, 0 between; for every numeric type.

@@ -4,6 +4,7 @@
 
 #include "kernels/math/fast_float.h"
 #include "kernels/math/math.h"
+#include "ops/unary/activation_math.h"
 #include "ops/unary/unary_kernel.h"
 
 namespace twinrt {
@@ -12,7 +13,6 @@ namespace {
 double reciprocal(double x) { return 1.0 / x; }
 double ceil_fn(double x) { return std::ceil(x); }
 double floor_fn(double x) { return std::floor(x); }
-double sigmoid(double x) { return 1.0 / (1.0 + math::exp(-x)); }
 
 // log(1 + e^x), without overflow for large x.
 double softplus(double x) {
@@ -50,7 +50,7 @@ TWINRT_REGISTER_OP("Asinh", 9, create_unary<FloatFunctionOp<math::asinh>>);
 TWINRT_REGISTER_OP("Acosh", 9, create_unary<FloatFunctionOp<math::acosh>>);
 TWINRT_REGISTER_OP("Atanh", 9, create_unary<FloatFunctionOp<math::atanh>>);
 TWINRT_REGISTER_OP("Erf", 9, create_unary<ErfOp>);
-TWINRT_REGISTER_OP("Sigmoid", 1, create_unary<FloatFunctionOp<sigmoid>>);
+TWINRT_REGISTER_OP("Sigmoid", 1, create_unary<FloatFunctionOp<activation::sigmoid>>);
 TWINRT_REGISTER_OP("Softplus", 1, create_unary<FloatFunctionOp<softplus>>);
 TWINRT_REGISTER_OP("Softsign", 1, create_unary<FloatFunctionOp<softsign>>);
 

@@ -1,0 +1,31 @@
+// What the fusion passes can know about a value before running: its tensor when it is an
+// initializer or a Constant node's output, its element type when the graph declares it,
+// and the clamp a Relu or Clip node applies when its bounds are such constants.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "ir/ir.h"
+
+namespace twinrt::passes {
+
+class KnownValues {
+ public:
+  explicit KnownValues(const ir::Graph& g);
+
+  const Tensor* constant(const std::string& name) const;
+  std::optional<float> float_scalar(const std::string& name) const;  // a one-element float32 constant
+  // Declared (graph inputs, outputs, value_info) or constant element type; kUndefined if unknown.
+  DataType dtype(const std::string& name) const;
+
+ private:
+  std::map<std::string, const Tensor*> constants_;
+  std::map<std::string, DataType> declared_;
+};
+
+// The clamp a Relu or Clip node applies, when it is known before running.
+std::optional<ir::FusedClamp> clamp_of(const ir::Model& model, const KnownValues& known, const ir::Node& n);
+
+}  // namespace twinrt::passes

@@ -1,0 +1,171 @@
+// passes/fuse_elementwise.cc merges chains of float elementwise nodes into one
+// FusedElementwise node. The merged node must give the separate nodes' bits in every mode
+// and at any thread count, with operands that broadcast, and must leave alone what it
+// cannot merge (values read elsewhere, integer chains).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "control_model_builder.h"
+#include "passes/passes.h"
+
+namespace twinrt {
+namespace {
+
+using namespace control_testing;
+
+Tensor random_floats(std::vector<int64_t> shape, uint32_t seed, float lo = -8.0f, float hi = 8.0f) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(static_cast<size_t>(shape_numel(shape)));
+  for (float& x : v) x = dist(gen);
+  return make<float>(std::move(shape), v);
+}
+
+void add_initializer(ir::Graph& g, const std::string& name, Tensor t) {
+  g.initializers[name] = std::move(t);
+  g.initializer_order.push_back(name);
+}
+
+ir::Model model_of(ir::Graph g, int64_t opset = 17) {
+  ir::Model m;
+  m.ir_version = 8;
+  m.opset_imports[""] = opset;
+  m.graph = std::make_shared<ir::Graph>(std::move(g));
+  return m;
+}
+
+// An exported HardSwish between two affine steps, as PaddleOCR's models have after each
+// Conv: y = a2 * hardswish(a * x + b) + b2, with b per channel ([C, 1, 1]).
+ir::Model affine_hardswish(int64_t channels) {
+  ir::Graph g = graph({node("Mul", {"a", "x"}, {"m1"}), node("Add", {"m1", "b"}, {"s1"}),
+                       node("Add", {"s1", "three"}, {"s2"}), node("Clip", {"s2", "zero", "six"}, {"c"}),
+                       node("Mul", {"s1", "c"}, {"m2"}), node("Div", {"m2", "six"}, {"h"}),
+                       node("Mul", {"a2", "h"}, {"m3"}), node("Add", {"m3", "b2"}, {"y"})},
+                      {tensor_info("x", DataType::kFloat)}, {tensor_info("y", DataType::kFloat)});
+  for (size_t i = 0; i < g.nodes.size(); ++i) g.nodes[i].name = "n" + std::to_string(i);
+  add_initializer(g, "a", make<float>({}, {0.943f}));
+  add_initializer(g, "b", random_floats({channels, 1, 1}, 9, -1.0f, 1.0f));
+  add_initializer(g, "three", make<float>({}, {3.0f}));
+  add_initializer(g, "zero", make<float>({}, {0.0f}));
+  add_initializer(g, "six", make<float>({}, {6.0f}));
+  add_initializer(g, "a2", make<float>({}, {0.476f}));
+  add_initializer(g, "b2", make<float>({}, {-0.0076f}));
+  return model_of(std::move(g));
+}
+
+Tensor run_model(ir::Model m, Mode mode, OptimizationLevel level, const std::map<std::string, Tensor>& feeds,
+                 int threads = 1) {
+  SessionOptions options;
+  options.mode = mode;
+  options.optimization = level;
+  options.threads = threads;
+  auto session = SessionImpl::create(std::move(m), options);
+  EXPECT_TRUE(session.is_ok()) << session.status().message();
+  if (!session.is_ok()) return {};
+  std::map<std::string, Value> values;
+  for (const auto& [name, t] : feeds) values[name] = Value::of(t);
+  auto out = (*session)->run(values);
+  EXPECT_TRUE(out.is_ok()) << out.status().message();
+  return out.is_ok() ? out->at("y").tensor : Tensor{};
+}
+
+::testing::AssertionResult same_bits(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype() || a.shape() != b.shape())
+    return ::testing::AssertionFailure() << "shapes " << shape_to_string(a.shape()) << " and " << shape_to_string(b.shape());
+  // Any NaN matches any NaN: which operand's NaN an IEEE operation returns is left open
+  // (docs/numerics.md), and the compiler may swap a commutative op's operands.
+  for (int64_t i = 0; i < a.numel(); ++i)
+    if (!(std::isnan(a.data<float>()[i]) && std::isnan(b.data<float>()[i])) &&
+        std::memcmp(a.data<float>() + i, b.data<float>() + i, sizeof(float)) != 0)
+      return ::testing::AssertionFailure() << "element " << i << ": " << a.data<float>()[i] << " vs " << b.data<float>()[i];
+  return ::testing::AssertionSuccess();
+}
+
+TEST(PassesElementwise, AChainBecomesOneNodeNamingEveryNode) {
+  ir::Model m = affine_hardswish(5);
+  passes::optimize(m, OptimizationLevel::kBasic, Mode::kExact);
+  ASSERT_EQ(m.graph->nodes.size(), 1u);
+  const ir::Node& n = m.graph->nodes[0];
+  EXPECT_EQ(n.op_type, "FusedElementwise");
+  EXPECT_EQ(n.elementwise_steps.size(), 8u);
+  EXPECT_EQ(n.outputs, std::vector<std::string>{"y"});
+  EXPECT_EQ(n.describe(), "node 'n0' + 'n1' + 'n2' + 'n3' + 'n4' + 'n5' + 'n6' + 'n7' (ai.twinrt:FusedElementwise, fused)");
+}
+
+// Shapes below, at and across the kernel's 256-element blocks, several rows (the
+// per-channel operand), and enough elements to split across threads.
+TEST(PassesElementwise, FusedChainGivesTheSeparateNodesBits) {
+  const std::vector<std::vector<int64_t>> shapes = {{1, 5, 1, 1}, {1, 5, 16, 16}, {2, 5, 7, 11}, {1, 5, 97, 131}};
+  uint32_t seed = 20;
+  for (const auto& shape : shapes) {
+    const Tensor x = random_floats(shape, seed++);
+    for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference})
+      for (int threads : {1, 2}) {
+        const Tensor fused = run_model(affine_hardswish(5), mode, OptimizationLevel::kAll, {{"x", x}}, threads);
+        const Tensor separate = run_model(affine_hardswish(5), mode, OptimizationLevel::kNone, {{"x", x}});
+        EXPECT_TRUE(same_bits(fused, separate)) << mode_name(mode) << " " << shape_to_string(shape) << " threads " << threads;
+      }
+  }
+}
+
+// Every kind of step the kernel knows, on values that include NaN, infinities and zeros.
+TEST(PassesElementwise, EveryStepKindKeepsItsBits) {
+  ir::Graph g = graph({node("Sub", {"x", "z"}, {"d"}), node("Sigmoid", {"d"}, {"s"}), node("Tanh", {"x"}, {"t"}),
+                       node("Add", {"s", "t"}, {"u"}), node("Exp", {"u"}, {"e"}), node("Erf", {"d"}, {"f"}),
+                       node("Mul", {"e", "f"}, {"p"}), node("Relu", {"p"}, {"r"}), node("Sqrt", {"r"}, {"q"}),
+                       node("HardSigmoid", {"d"}, {"hs"}, {float_attr("alpha", 0.3f), float_attr("beta", 0.4f)}),
+                       node("LeakyRelu", {"hs"}, {"lr"}, {float_attr("alpha", 0.2f)}), node("HardSwish", {"z"}, {"w"}),
+                       node("Add", {"lr", "w"}, {"v"}), node("Clip", {"v"}, {"cl"}), node("Div", {"q", "cl"}, {"y"})},
+                      {tensor_info("x", DataType::kFloat), tensor_info("z", DataType::kFloat)},
+                      {tensor_info("y", DataType::kFloat)});
+  Tensor x = random_floats({3, 1, 300}, 31, -4.0f, 4.0f);
+  const Tensor z = random_floats({4, 1}, 32, -4.0f, 4.0f);  // broadcasts against x: [3, 4, 300]
+  float* xv = x.data<float>();
+  xv[0] = NAN;
+  xv[1] = INFINITY;
+  xv[2] = -INFINITY;
+  xv[3] = 0.0f;
+  xv[4] = -0.0f;
+  ir::Model fusable = model_of(g, 18);
+  passes::optimize(fusable, OptimizationLevel::kBasic, Mode::kDefault);
+  ASSERT_EQ(fusable.graph->nodes.size(), 1u);
+  for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference}) {
+    const Tensor fused = run_model(model_of(g, 18), mode, OptimizationLevel::kAll, {{"x", x}, {"z", z}}, 2);
+    const Tensor separate = run_model(model_of(g, 18), mode, OptimizationLevel::kNone, {{"x", x}, {"z", z}});
+    EXPECT_TRUE(same_bits(fused, separate)) << mode_name(mode);
+  }
+}
+
+TEST(PassesElementwise, ValuesReadElsewhereStayOutputsOfTheirGroup) {
+  ir::Model m = affine_hardswish(5);
+  m.graph->outputs.push_back(tensor_info("c", DataType::kFloat));  // the Clip's output is a model output too
+  passes::optimize(m, OptimizationLevel::kAll, Mode::kDefault);
+  // The Clip's value must still be computed where the model can see it.
+  bool clip_output_made = false;
+  for (const ir::Node& n : m.graph->nodes) clip_output_made |= n.outputs[0] == "c";
+  EXPECT_TRUE(clip_output_made);
+  const Tensor x = random_floats({1, 5, 9, 9}, 40);
+  EXPECT_TRUE(same_bits(run_model(affine_hardswish(5), Mode::kDefault, OptimizationLevel::kAll, {{"x", x}}),
+                        run_model(affine_hardswish(5), Mode::kDefault, OptimizationLevel::kNone, {{"x", x}})));
+}
+
+TEST(PassesElementwise, IntegerChainsAreLeftAlone) {
+  ir::Graph g = graph({node("Add", {"x", "one"}, {"s"}), node("Mul", {"s", "one"}, {"y"})},
+                      {tensor_info("x", DataType::kInt64)}, {tensor_info("y", DataType::kInt64)});
+  add_initializer(g, "one", make<int64_t>({}, {1}));
+  ir::Model m = model_of(std::move(g));
+  passes::optimize(m, OptimizationLevel::kAll, Mode::kDefault);
+  EXPECT_EQ(m.graph->nodes.size(), 2u);
+}
+
+TEST(PassesElementwise, NothingChangesWithoutOptimization) {
+  ir::Model m = affine_hardswish(5);
+  passes::optimize(m, OptimizationLevel::kNone, Mode::kDefault);
+  EXPECT_EQ(m.graph->nodes.size(), 8u);
+}
+
+}  // namespace
+}  // namespace twinrt
