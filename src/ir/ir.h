@@ -115,7 +115,12 @@ struct Node {
   bool fused_residual = false;
   std::optional<FusedClamp> fused_clamp;
   std::vector<std::string> fused_from;
-  std::vector<ElementwiseStep> elementwise_steps;  // op "FusedElementwise" of kInternalDomain
+  // Elementwise steps run on this node's output 0 (FusedElementwise nodes of
+  // kInternalDomain, or a producer such as Conv that a group was folded into). On a
+  // producer, value 0 is its own result and values 1.. are its inputs from
+  // `elementwise_first_input` on; on FusedElementwise, value k is input k.
+  std::vector<ElementwiseStep> elementwise_steps;
+  size_t elementwise_first_input = 0;
 
   const Attribute* attr(const std::string& name) const;
   // "node 'conv1' (Conv)" — used as the prefix of every error about this node.

@@ -156,4 +156,80 @@ int fuse_elementwise(ir::Model& model) {
   return fused;
 }
 
+namespace {
+
+// The output channels of a 2-D Conv whose weights are a known constant, else 0.
+int64_t conv2d_channels(const KnownValues& known, const ir::Node& n) {
+  if (n.inputs.size() < 2) return 0;
+  const Tensor* w = known.constant(n.inputs[1]);
+  return w && w->rank() == 4 ? w->dim(0) : 0;
+}
+
+// An operand that stays one value per output channel of a [N, C, H, W] result: a float32
+// scalar of rank <= 4, or a [C, 1, 1] / [1, C, 1, 1] constant.
+bool per_channel_operand(const KnownValues& known, const std::string& name, int64_t channels) {
+  const Tensor* t = known.constant(name);
+  if (!t || t->dtype() != DataType::kFloat || t->rank() > 4) return false;
+  if (t->numel() == 1) return true;
+  const std::vector<int64_t>& s = t->shape();
+  const size_t c = s.size() == 3 ? 0 : 1;
+  return (s.size() == 3 || (s.size() == 4 && s[0] == 1)) && s[c] == channels && s[c + 1] == 1 && s[c + 2] == 1;
+}
+
+}  // namespace
+
+int fold_elementwise_into_conv(ir::Model& model) {
+  ir::Graph& g = *model.graph;
+  const GraphUses uses = graph_uses(g);
+  const KnownValues known(g);
+  std::map<std::string, size_t> conv_of;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::Node& n = g.nodes[i];
+    if (n.domain.empty() && n.op_type == "Conv" && n.outputs.size() == 1 && !n.fused_residual &&
+        n.elementwise_steps.empty() && n.inputs.size() <= 3 && conv2d_channels(known, n) > 0)
+      conv_of[n.outputs[0]] = i;
+  }
+  std::vector<bool> removed(g.nodes.size(), false);
+  int folded = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    ir::Node& f = g.nodes[i];
+    if (f.domain != ir::kInternalDomain || f.op_type != "FusedElementwise") continue;
+    for (size_t k = 0; k < f.inputs.size(); ++k) {
+      auto c = conv_of.find(f.inputs[k]);
+      if (c == conv_of.end() || removed[c->second] || !uses.only_read_once(f.inputs[k])) continue;
+      ir::Node& conv = g.nodes[c->second];
+      const int64_t channels = conv2d_channels(known, conv);
+      bool fits = true;
+      for (size_t j = 0; j < f.inputs.size(); ++j) fits &= j == k || per_channel_operand(known, f.inputs[j], channels);
+      if (!fits) continue;
+      // Values of the group: input k becomes the Conv's result (0), the other inputs its
+      // extra operands (1..), the steps follow.
+      std::vector<int> remap(f.inputs.size());
+      std::vector<std::string> extras;
+      for (size_t j = 0; j < f.inputs.size(); ++j) {
+        if (j == k) continue;
+        remap[j] = static_cast<int>(extras.size() + 1);
+        extras.push_back(f.inputs[j]);
+      }
+      conv.inputs.resize(3);  // an absent bias becomes ""
+      conv.elementwise_first_input = 3;
+      conv.inputs.insert(conv.inputs.end(), extras.begin(), extras.end());
+      for (ir::ElementwiseStep step : f.elementwise_steps) {
+        for (int& a : step.args)
+          a = static_cast<size_t>(a) < f.inputs.size() ? remap[static_cast<size_t>(a)]
+                                                       : a - static_cast<int>(f.inputs.size()) + static_cast<int>(extras.size() + 1);
+        conv.elementwise_steps.push_back(std::move(step));
+      }
+      conv.outputs[0] = f.outputs[0];
+      conv.fused_from.push_back(f.name);
+      conv.fused_from.insert(conv.fused_from.end(), f.fused_from.begin(), f.fused_from.end());
+      removed[i] = true;
+      ++folded;
+      break;
+    }
+  }
+  erase_nodes(g, removed);
+  return folded;
+}
+
 }  // namespace twinrt::passes

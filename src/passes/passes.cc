@@ -5,6 +5,7 @@ namespace twinrt::passes {
 int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
 int fuse_elementwise(ir::Model& model);
+int fold_elementwise_into_conv(ir::Model& model);
 
 const std::vector<GraphPass>& all_passes() {
   // The residual Add first, so Conv + Add + Relu becomes one node; the chains that remain
@@ -13,6 +14,7 @@ const std::vector<GraphPass>& all_passes() {
       {"fuse_residual_add", NumericsEffect::kBitPreserving, fuse_residual_add},
       {"fuse_clamp_activation", NumericsEffect::kBitPreserving, fuse_clamp_activation},
       {"fuse_elementwise", NumericsEffect::kBitPreserving, fuse_elementwise},
+      {"fold_elementwise_into_conv", NumericsEffect::kBitPreserving, fold_elementwise_into_conv},
   };
   return passes;
 }

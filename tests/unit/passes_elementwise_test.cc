@@ -139,6 +139,58 @@ TEST(PassesElementwise, EveryStepKindKeepsItsBits) {
   }
 }
 
+// Conv (3x3 on the tile kernels, depthwise, 1x1) followed by the affine HardSwish chain:
+// the chain folds into the Conv and runs on each finished tile or plane.
+ir::Model conv_then_chain(int64_t in_channels, int64_t group, int64_t kernel, bool with_bias) {
+  ir::Model m = affine_hardswish(8);
+  ir::Graph& g = *m.graph;
+  g.nodes[0].inputs[1] = "c0";  // the chain now reads the Conv's output
+  std::vector<std::string> conv_inputs = {"x", "w"};
+  if (with_bias) conv_inputs.push_back("bias");
+  const int64_t pad = kernel / 2;
+  ir::Node conv = node("Conv", conv_inputs, {"c0"},
+                       {ints_attr("pads", {pad, pad, pad, pad}), int_attr("group", group)});
+  conv.name = "conv";
+  g.nodes.insert(g.nodes.begin(), conv);
+  add_initializer(g, "w", random_floats({8, in_channels / group, kernel, kernel}, 41, -0.5f, 0.5f));
+  if (with_bias) add_initializer(g, "bias", random_floats({8}, 42, -0.5f, 0.5f));
+  return m;
+}
+
+TEST(PassesElementwise, ChainsFoldIntoTheConvBeforeThem) {
+  ir::Model m = conv_then_chain(4, 1, 3, true);
+  passes::optimize(m, OptimizationLevel::kBasic, Mode::kExact);
+  ASSERT_EQ(m.graph->nodes.size(), 1u);
+  const ir::Node& n = m.graph->nodes[0];
+  EXPECT_EQ(n.op_type, "Conv");
+  EXPECT_EQ(n.elementwise_steps.size(), 8u);
+  EXPECT_EQ(n.outputs, std::vector<std::string>{"y"});
+  EXPECT_EQ(n.describe(), "node 'conv' + 'n0' + 'n1' + 'n2' + 'n3' + 'n4' + 'n5' + 'n6' + 'n7' (Conv, fused)");
+}
+
+TEST(PassesElementwise, FoldedChainGivesTheSeparateNodesBits) {
+  struct Case {
+    int64_t in_channels, group, kernel;
+    bool bias;
+  };
+  const Case cases[] = {{4, 1, 3, true}, {8, 8, 3, true}, {8, 8, 5, false}, {6, 1, 1, false}, {8, 2, 3, true}};
+  uint32_t seed = 60;
+  for (const Case& c : cases)
+    for (const std::vector<int64_t>& spatial : {std::vector<int64_t>{5, 7}, std::vector<int64_t>{33, 41}}) {
+      const Tensor x = random_floats({2, c.in_channels, spatial[0], spatial[1]}, seed++);
+      for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference})
+        for (int threads : {1, 2}) {
+          const Tensor fused = run_model(conv_then_chain(c.in_channels, c.group, c.kernel, c.bias), mode,
+                                         OptimizationLevel::kAll, {{"x", x}}, threads);
+          const Tensor separate = run_model(conv_then_chain(c.in_channels, c.group, c.kernel, c.bias), mode,
+                                            OptimizationLevel::kNone, {{"x", x}});
+          EXPECT_TRUE(same_bits(fused, separate))
+              << mode_name(mode) << " threads " << threads << " in " << c.in_channels << " group " << c.group
+              << " kernel " << c.kernel << " spatial " << spatial[0] << "x" << spatial[1];
+        }
+    }
+}
+
 TEST(PassesElementwise, ValuesReadElsewhereStayOutputsOfTheirGroup) {
   ir::Model m = affine_hardswish(5);
   m.graph->outputs.push_back(tensor_info("c", DataType::kFloat));  // the Clip's output is a model output too

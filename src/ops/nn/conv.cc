@@ -6,6 +6,7 @@
 #include "ops/binary/numeric.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
+#include "ops/fused/elementwise_program.h"
 #include "ops/nn/conv_tiles.h"
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/nn/fused_epilogue.h"
@@ -21,8 +22,9 @@ class ConvKernel final : public OpKernel {
  public:
   ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, Isa isa, nn::WidenedConstant weights,
              const kernels::F32GemmKernel& tile, nn::PackedF32 packed, bool residual,
-             std::optional<ir::FusedClamp> clamp)
-      : attrs_(std::move(attrs)), group_(group), mode_(mode), residual_(residual), clamp_(clamp), gemm_(mode),
+             std::optional<ir::FusedClamp> clamp, std::optional<ElementwiseProgram> program, size_t program_first)
+      : attrs_(std::move(attrs)), group_(group), mode_(mode), residual_(residual), clamp_(clamp),
+        program_(std::move(program)), program_first_(program_first), gemm_(mode),
         tile_(tile),
         depthwise_(mode == Mode::kReference ? kernels::f32_dwconv2d_f64acc_ref
                                             : kernels::f32_dwconv_kernel(isa, mode == Mode::kDefault)),
@@ -63,10 +65,22 @@ class ConvKernel final : public OpKernel {
     // compute type is the storage type; otherwise the Add runs as its own step.
     if (r && (r->shape() != y_shape || x->dtype() == DataType::kFloat16))
       return run_with_separate_add(ctx, plan, *x, *w, b, *r, y_shape);
+    ChannelProgram post;
+    if (program_) {
+      std::vector<const Tensor*> extras;
+      for (size_t i = program_first_; i < ctx.num_inputs(); ++i) {
+        ASSIGN_OR_RETURN(const Tensor* t, ctx.tensor_input(i));
+        extras.push_back(t);
+      }
+      if (x->dtype() != DataType::kFloat)
+        return invalid_argument(std::string("a Conv with fused elementwise steps needs float32, got ") +
+                                dtype_name(x->dtype()));
+      ASSIGN_OR_RETURN(post, ChannelProgram::bind(*program_, extras, plan.out_channels));
+    }
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), y_shape));
     return dispatch<kConvTypes>(x->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
-      return run_typed<T>(ctx.pool(), plan, *x, *w, b, r, clamp_, *y);
+      return run_typed<T>(ctx.pool(), plan, *x, *w, b, r, clamp_, *y, post);
     });
   }
 
@@ -78,7 +92,7 @@ class ConvKernel final : public OpKernel {
     ASSIGN_OR_RETURN(std::vector<int64_t> out_shape, broadcast_shapes({y_shape, r.shape()}));
     return dispatch<kConvTypes>(x.dtype(), [&](auto* tag) -> Status {
       using T = std::remove_pointer_t<decltype(tag)>;
-      TRY(run_typed<T>(ctx.pool(), plan, x, w, b, nullptr, std::nullopt, conv));
+      TRY(run_typed<T>(ctx.pool(), plan, x, w, b, nullptr, std::nullopt, conv, ChannelProgram{}));
       const std::optional<ir::FusedClamp> clamp = clamp_;
       const auto add_then_clamp = [clamp](T u, T v) {
         compute_t<T> sum = load(store<T>(load(u) + load(v)));
@@ -90,11 +104,12 @@ class ConvKernel final : public OpKernel {
     });
   }
 
-  // y = clamp(conv(x) + r): r (same shape and type as y, float or double) and the clamp
-  // are optional.
+  // y = post(clamp(conv(x) + r)): r (same shape and type as y, float or double), the
+  // clamp and the folded elementwise group `post` (float) are optional.
   template <class T>
   Status run_typed(ThreadPool& pool, const nn::ConvPlan& plan, const Tensor& x, const Tensor& w, const Tensor* b,
-                   const Tensor* r, const std::optional<ir::FusedClamp>& clamp, Tensor& y) const {
+                   const Tensor* r, const std::optional<ir::FusedClamp>& clamp, Tensor& y,
+                   const ChannelProgram& post) const {
     using C = nn::compute_t<T>;
     nn::ComputeInput<T> xv(x), wv(w, &weights_);
     std::optional<nn::ComputeInput<T>> bv;
@@ -103,13 +118,16 @@ class ConvKernel final : public OpKernel {
     const C* bias = bv ? bv->data() : nullptr;
     const C* residual = nullptr;
     if constexpr (std::is_same_v<C, T>) residual = r ? r->data<T>() : nullptr;
-    bool epilogue_done = false;
+    bool epilogue_done = false, post_done = false;
     if constexpr (std::is_same_v<C, float>) {
-      if (plan.in_per_group() == 1 && plan.window.rank() == 2) {
-        run_depthwise(pool, plan, xv.data(), wv.data(), bias, yv.data());
+      if (plan.in_per_group() == 1 && plan.window.rank() == 2 && !residual && !clamp) {
+        run_depthwise(pool, plan, xv.data(), wv.data(), bias, yv.data(), post);
+        post_done = true;
+      } else if (plan.in_per_group() == 1 && plan.window.rank() == 2) {
+        run_depthwise(pool, plan, xv.data(), wv.data(), bias, yv.data(), ChannelProgram{});
       } else if (mode_ != Mode::kReference) {
-        TRY(run_tiles(pool, plan, xv.data(), packed_.match(w), wv.data(), bias, residual, clamp, yv.data()));
-        epilogue_done = true;
+        TRY(run_tiles(pool, plan, xv.data(), packed_.match(w), wv.data(), bias, residual, clamp, yv.data(), post));
+        epilogue_done = post_done = true;
       } else {
         run_reference(pool, plan, xv.data(), wv.data(), bias, yv.data());
       }
@@ -120,6 +138,8 @@ class ConvKernel final : public OpKernel {
       if (residual) nn::apply_fused_residual(pool, residual, yv.data(), y.numel());
       nn::apply_fused_clamp(pool, clamp, yv.data(), y.numel());
     }
+    if constexpr (std::is_same_v<C, float>)
+      if (post.active() && !post_done) apply_per_plane(pool, plan, post, yv.data());
     yv.commit();
     return Status::ok();
   }
@@ -156,7 +176,7 @@ class ConvKernel final : public OpKernel {
   // the taps of each group of output positions written by im2col straight into a B panel.
   Status run_tiles(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const float* packed,
                    const float* weights, const float* bias, const float* residual,
-                   const std::optional<ir::FusedClamp>& clamp, float* out) const {
+                   const std::optional<ir::FusedClamp>& clamp, float* out, const ChannelProgram& post) const {
     const int64_t taps = plan.taps(), mg = plan.out_per_group(), positions = plan.window.out_size();
     const int64_t in_size = plan.window.in_size(), cin = plan.in_per_group();
     const kernels::ImageWindow win = plan.window.image();
@@ -200,13 +220,17 @@ class ConvKernel final : public OpKernel {
         p.epilogue.residual_rs = positions;
       }
       nn::set_epilogue_clamp(p.epilogue, clamp);
+      if (post.active())
+        p.after_tile = [&post, g, mg](const kernels::F32TileArgs& t) {
+          for (int r = 0; r < t.rows; ++r) post.apply(t.c + r * t.ldc, t.cols, g * mg + t.row0 + r);
+        };
       return p;
     });
   }
 
   // One input channel per group (depthwise): a direct per-plane kernel, no im2col copy.
   void run_depthwise(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const float* weights, const float* bias,
-                 float* out) const {
+                     float* out, const ChannelProgram& post) const {
     const kernels::ImageWindow w = plan.window.image();
     const int64_t mg = plan.out_per_group(), taps = plan.taps();
     const int64_t in_size = plan.window.in_size(), out_size = plan.window.out_size();
@@ -215,7 +239,16 @@ class ConvKernel final : public OpKernel {
         const int64_t n = t / plan.out_channels, oc = t % plan.out_channels;
         depthwise_(w, x + (n * plan.in_channels + oc / mg) * in_size, weights + oc * taps, bias ? bias[oc] : 0.0f,
                out + t * out_size);
+        if (post.active()) post.apply(out + t * out_size, out_size, oc);  // while the plane is in cache
       }
+    });
+  }
+
+  // The folded elementwise group over a finished output, plane by plane.
+  static void apply_per_plane(ThreadPool& pool, const nn::ConvPlan& plan, const ChannelProgram& post, float* out) {
+    const int64_t out_size = plan.window.out_size();
+    pool.parallel_for(plan.batch * plan.out_channels, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) post.apply(out + t * out_size, out_size, t % plan.out_channels);
     });
   }
 
@@ -224,6 +257,8 @@ class ConvKernel final : public OpKernel {
   Mode mode_;
   bool residual_;                        // input 3 is a fused Add's other operand
   std::optional<ir::FusedClamp> clamp_;  // a Relu/Clip fused into this node
+  std::optional<ElementwiseProgram> program_;  // an elementwise group folded into this node
+  size_t program_first_;                       // its extra operands are inputs from here on
   nn::GemmKernels gemm_;
   const kernels::F32GemmKernel& tile_;
   kernels::F32DwConvFn depthwise_;
@@ -233,9 +268,18 @@ class ConvKernel final : public OpKernel {
 
 Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
   const bool residual = init.node.fused_residual;
-  if (init.num_inputs() < 2 || init.num_inputs() > (residual ? 4 : 3) || !init.has_input(0) || !init.has_input(1) ||
-      (residual && !init.has_input(3)))
+  const bool folded = !init.node.elementwise_steps.empty();
+  const size_t own_inputs = folded ? init.node.elementwise_first_input : init.num_inputs();
+  if (init.num_inputs() < 2 || own_inputs > (residual ? 4u : 3u) || own_inputs > init.num_inputs() ||
+      !init.has_input(0) || !init.has_input(1) || (residual && !init.has_input(3)))
     return init.error("Conv takes X, W and optional B, got " + std::to_string(init.num_inputs()) + " inputs");
+  if (residual && folded) return init.error("cannot fold an elementwise group into a Conv with a fused Add");
+  std::optional<ElementwiseProgram> program;
+  if (folded) {
+    auto parsed = ElementwiseProgram::parse(init.node.elementwise_steps, 1 + init.num_inputs() - own_inputs, init.mode);
+    if (!parsed.is_ok()) return init.error(parsed.status().message());
+    program = std::move(*parsed);
+  }
   ASSIGN_OR_RETURN(nn::WindowAttrs attrs, nn::parse_window_attrs(init, false));
   ASSIGN_OR_RETURN(int64_t group, init.attr_int("group", 1));
   if (group < 1) return init.error("group must be >= 1, got " + std::to_string(group));
@@ -249,7 +293,7 @@ Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
     ASSIGN_OR_RETURN(packed, nn::pack_f32_constant(*w, weights, group, mg, taps, taps, 1, tile.mr));
   }
   return make_kernel<ConvKernel>(std::move(attrs), group, init.mode, init.isa, std::move(weights), tile, std::move(packed),
-                                 residual, init.node.fused_clamp);
+                                 residual, init.node.fused_clamp, std::move(program), own_inputs);
 }
 
 }  // namespace

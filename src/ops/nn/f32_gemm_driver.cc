@@ -105,6 +105,7 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
         args.rows = static_cast<int>(std::min<int64_t>(kernel.mr, p.m - args.row0));
         args.c = p.c + args.row0 * p.ldc + args.col0;
         kernel.tile(args);
+        if (p.after_tile) p.after_tile(args);
       }
     }
   }

@@ -35,6 +35,9 @@ struct F32Product {
   float* c = nullptr;
   int64_t ldc = 0;
   kernels::F32Epilogue epilogue;
+  // Called on each finished tile (after the epilogue) while it is in cache, by the thread
+  // that computed it: a producer's folded elementwise group.
+  std::function<void(const kernels::F32TileArgs&)> after_tile;
 };
 
 Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p);

@@ -1,0 +1,174 @@
+#include "ops/fused/elementwise_program.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kernels/math/fast_float.h"
+#include "kernels/math/math.h"
+#include "ops/unary/activation_math.h"
+
+namespace twinrt {
+
+namespace {
+
+using Step = ElementwiseProgram::Step;
+using StepKind = ElementwiseProgram::StepKind;
+
+Result<Step> parse_step(const ir::ElementwiseStep& s, size_t first_free_value) {
+  static const std::pair<const char*, StepKind> kKinds[] = {
+      {"Add", StepKind::kAdd},         {"Sub", StepKind::kSub},       {"Mul", StepKind::kMul},
+      {"Div", StepKind::kDiv},         {"Clip", StepKind::kClip},     {"Relu", StepKind::kRelu},
+      {"HardSigmoid", StepKind::kHardSigmoid}, {"HardSwish", StepKind::kHardSwish},
+      {"LeakyRelu", StepKind::kLeakyRelu}, {"Sigmoid", StepKind::kSigmoid}, {"Tanh", StepKind::kTanh},
+      {"Sqrt", StepKind::kSqrt},       {"Exp", StepKind::kExp},       {"Erf", StepKind::kErf}};
+  Step step{};
+  auto kind = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const auto& k) { return s.op_type == k.first; });
+  if (kind == std::end(kKinds)) return invalid_model("fused step '" + s.op_type + "' is not an elementwise op it knows");
+  step.kind = kind->second;
+  const bool binary = step.kind <= StepKind::kDiv;
+  if (s.args.size() != (binary ? 2u : 1u)) return invalid_model("fused step '" + s.op_type + "' has the wrong operand count");
+  for (int a : s.args)
+    if (a < 0 || static_cast<size_t>(a) >= first_free_value)
+      return invalid_model("fused step '" + s.op_type + "' reads a value not computed before it");
+  step.a = s.args[0];
+  step.b = binary ? s.args[1] : 0;
+  const size_t params = step.kind == StepKind::kClip || step.kind == StepKind::kHardSigmoid ? 2
+                        : step.kind == StepKind::kLeakyRelu                                ? 1
+                                                                                           : 0;
+  if (s.params.size() != params) return invalid_model("fused step '" + s.op_type + "' has the wrong parameter count");
+  if (step.kind == StepKind::kClip) {
+    step.lo = s.params[0];
+    step.hi = s.params[1];
+  } else if (params > 0) {  // float32 attributes, widened exactly as their own kernels do
+    step.alpha = s.params[0];
+    step.beta = params > 1 ? s.params[1] : 0.0;
+  }
+  return step;
+}
+
+template <class F>
+void map1(Operand x, float* d, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) d[i] = f(x.p[i]);
+}
+template <class F>
+void map2(Operand x, Operand y, float* d, int64_t n, F f) {
+  if (x.scalar == y.scalar) {  // both scalar only with n == 1
+    for (int64_t i = 0; i < n; ++i) d[i] = f(x.p[i], y.p[i]);
+  } else if (y.scalar) {
+    const float b = *y.p;
+    for (int64_t i = 0; i < n; ++i) d[i] = f(x.p[i], b);
+  } else {
+    const float a = *x.p;
+    for (int64_t i = 0; i < n; ++i) d[i] = f(a, y.p[i]);
+  }
+}
+template <double (*F)(double)>
+float through(float x) {
+  return static_cast<float>(F(static_cast<double>(x)));
+}
+
+void run_step(const Step& s, bool fast_math, Operand x, Operand y, float* d, int64_t n) {
+  switch (s.kind) {
+    case StepKind::kAdd: map2(x, y, d, n, [](float a, float b) { return a + b; }); break;
+    case StepKind::kSub: map2(x, y, d, n, [](float a, float b) { return a - b; }); break;
+    case StepKind::kMul: map2(x, y, d, n, [](float a, float b) { return a * b; }); break;
+    case StepKind::kDiv: map2(x, y, d, n, [](float a, float b) { return a / b; }); break;
+    case StepKind::kClip: {  // the Clip kernel's comparisons, in its order
+      const float lo = s.lo, hi = s.hi;
+      map1(x, d, n, [lo, hi](float v) {
+        v = v < lo ? lo : v;
+        return v > hi ? hi : v;
+      });
+      break;
+    }
+    case StepKind::kRelu: map1(x, d, n, through<activation::relu>); break;
+    case StepKind::kHardSigmoid: {
+      const double alpha = s.alpha, beta = s.beta;
+      map1(x, d, n, [=](float v) { return static_cast<float>(activation::hard_sigmoid(v, alpha, beta)); });
+      break;
+    }
+    case StepKind::kHardSwish: map1(x, d, n, through<activation::hard_swish>); break;
+    case StepKind::kLeakyRelu: {
+      const double alpha = s.alpha;
+      map1(x, d, n, [=](float v) { return static_cast<float>(activation::leaky_relu(v, alpha)); });
+      break;
+    }
+    case StepKind::kSigmoid: map1(x, d, n, through<activation::sigmoid>); break;
+    case StepKind::kTanh: map1(x, d, n, through<math::tanh>); break;
+    case StepKind::kSqrt: map1(x, d, n, through<math::sqrt>); break;
+    case StepKind::kExp: fast_math ? map1(x, d, n, math::exp_f32) : map1(x, d, n, through<math::exp>); break;
+    case StepKind::kErf: fast_math ? map1(x, d, n, math::erf_f32) : map1(x, d, n, through<math::erf>); break;
+  }
+}
+
+bool is_binary(StepKind k) { return k <= StepKind::kDiv; }
+
+}  // namespace
+
+Result<ElementwiseProgram> ElementwiseProgram::parse(const std::vector<ir::ElementwiseStep>& steps, size_t num_inputs,
+                                                     Mode mode) {
+  if (steps.empty() || num_inputs == 0 || num_inputs + steps.size() > kMaxValues)
+    return invalid_model("a fused elementwise group needs 1 to " + std::to_string(kMaxValues - 1) +
+                         " steps and inputs, got " + std::to_string(steps.size()) + " steps on " +
+                         std::to_string(num_inputs) + " inputs");
+  ElementwiseProgram p;
+  p.num_inputs_ = num_inputs;
+  p.fast_math_ = mode != Mode::kReference;
+  for (size_t s = 0; s < steps.size(); ++s) {
+    ASSIGN_OR_RETURN(Step step, parse_step(steps[s], num_inputs + s));
+    p.steps_.push_back(step);
+  }
+  return p;
+}
+
+void ElementwiseProgram::run_block(Operand* values, int64_t n, float* scratch, float* y) const {
+  for (size_t s = 0; s < steps_.size(); ++s) {
+    const Step& step = steps_[s];
+    const size_t v = num_inputs_ + s;
+    const Operand x = values[step.a], b = is_binary(step.kind) ? values[step.b] : x;
+    const bool scalar = x.scalar && b.scalar;
+    const bool last = s + 1 == steps_.size();
+    float* dst = last && !scalar ? y : scratch + v * kBlock;
+    run_step(step, fast_math_, x, b, dst, scalar ? 1 : n);
+    values[v] = {dst, scalar};
+    if (last && scalar) std::fill(y, y + n, dst[0]);
+  }
+}
+
+void ElementwiseProgram::run_in_place(float* y, int64_t n, const float* const* extras, float* scratch) const {
+  Operand values[kMaxValues];
+  for (size_t k = 1; k < num_inputs_; ++k) values[k] = {extras[k - 1], true};
+  for (int64_t at = 0; at < n; at += kBlock) {
+    values[0] = {y + at, false};
+    run_block(values, std::min(kBlock, n - at), scratch, y + at);
+  }
+}
+
+Result<ChannelProgram> ChannelProgram::bind(const ElementwiseProgram& program, const std::vector<const Tensor*>& extras,
+                                            int64_t channels) {
+  if (extras.size() + 1 != program.num_inputs())
+    return invalid_argument("the fused elementwise group expects " + std::to_string(program.num_inputs() - 1) +
+                            " operands besides the output, got " + std::to_string(extras.size()));
+  ChannelProgram c;
+  c.program_ = &program;
+  for (size_t k = 0; k < extras.size(); ++k) {
+    const Tensor& t = *extras[k];
+    if (t.dtype() != DataType::kFloat || (t.numel() != 1 && t.numel() != channels))
+      return invalid_argument("fused elementwise operand " + std::to_string(k + 1) + " must be float32 with 1 or " +
+                              std::to_string(channels) + " elements, got " + dtype_name(t.dtype()) + " " +
+                              shape_to_string(t.shape()));
+    c.extras_.push_back(t.data<float>());
+    c.per_channel_.push_back(t.numel() != 1);
+  }
+  return c;
+}
+
+void ChannelProgram::apply(float* y, int64_t n, int64_t channel) const {
+  // Per thread, on the heap: WebAssembly threads have small stacks.
+  thread_local std::vector<float> scratch(ElementwiseProgram::kMaxValues * ElementwiseProgram::kBlock);
+  const float* values[ElementwiseProgram::kMaxValues];
+  for (size_t k = 0; k < extras_.size(); ++k) values[k] = per_channel_[k] ? extras_[k] + channel : extras_[k];
+  program_->run_in_place(y, n, values, scratch.data());
+}
+
+}  // namespace twinrt

@@ -1,0 +1,79 @@
+// A group of float32 elementwise steps (ir::ElementwiseStep, made by
+// passes/fuse_elementwise.cc) run over blocks of elements small enough to stay in L1.
+// Each step computes, element by element, what its own op's kernel computes (the same
+// IEEE operation, or the same double formula rounded once), so a program gives the
+// separate nodes' bits in every mode. Used by the FusedElementwise node and by the
+// producers a group was folded into (Conv's output, tile by tile).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/ir.h"
+#include "twinrt/session.h"
+#include "twinrt/status.h"
+#include "twinrt/tensor.h"
+
+namespace twinrt {
+
+// A value inside a block: n elements, or one element that stands for all of them (a
+// broadcast operand, and whatever is computed from such operands alone).
+struct Operand {
+  const float* p;
+  bool scalar;
+};
+
+class ElementwiseProgram {
+ public:
+  static constexpr int64_t kBlock = 256;    // elements per value buffer
+  static constexpr size_t kMaxValues = 32;  // inputs + steps
+
+  // Checks the steps against `num_inputs` values before them; `mode` picks exp/erf.
+  static Result<ElementwiseProgram> parse(const std::vector<ir::ElementwiseStep>& steps, size_t num_inputs, Mode mode);
+
+  size_t num_inputs() const { return num_inputs_; }
+  bool empty() const { return steps_.empty(); }
+
+  // Runs the steps on n <= kBlock elements: `values` holds the inputs' operands and has
+  // room for kMaxValues; `scratch` holds kMaxValues * kBlock floats. The last step writes
+  // y, which may be a vector input's own elements (each is read before it is written).
+  void run_block(Operand* values, int64_t n, float* scratch, float* y) const;
+
+  // y[i] = program(y[i], extras...) for n contiguous elements, where every extra input is
+  // one value (a scalar, or a per-channel constant's element for y's channel).
+  void run_in_place(float* y, int64_t n, const float* const* extras, float* scratch) const;
+
+  enum class StepKind { kAdd, kSub, kMul, kDiv, kClip, kRelu, kHardSigmoid, kHardSwish, kLeakyRelu, kSigmoid, kTanh, kSqrt, kExp, kErf };
+  struct Step {
+    StepKind kind;
+    int a = 0, b = 0;            // value indices (b for binary steps)
+    float lo = 0, hi = 0;        // Clip
+    double alpha = 0, beta = 0;  // HardSigmoid, LeakyRelu
+  };
+
+ private:
+  std::vector<Step> steps_;
+  size_t num_inputs_ = 0;
+  bool fast_math_ = true;
+};
+
+// A program folded into a producer whose output has channels (Conv): value 0 is the
+// producer's result, every other input holds one value or one per channel.
+class ChannelProgram {
+ public:
+  ChannelProgram() = default;
+  // Binds the extra inputs (float32, 1 or `channels` elements each).
+  static Result<ChannelProgram> bind(const ElementwiseProgram& program, const std::vector<const Tensor*>& extras,
+                                     int64_t channels);
+
+  bool active() const { return program_ != nullptr; }
+  // y[i] = program(y[i], extras for `channel`) for n contiguous elements of one channel.
+  void apply(float* y, int64_t n, int64_t channel) const;
+
+ private:
+  const ElementwiseProgram* program_ = nullptr;
+  std::vector<const float*> extras_;
+  std::vector<bool> per_channel_;
+};
+
+}  // namespace twinrt
