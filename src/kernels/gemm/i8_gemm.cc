@@ -94,12 +94,13 @@ namespace {
 // saturate whatever the zero point (8-bit), and below that adding and subtracting
 // 1.5 * 2^23 rounds to the nearest integer, ties to even, with no libm call.
 template <class Q>
-void requantize(const int32_t* acc, int64_t n, int32_t bias, float multiplier, int32_t zero_point, Q* out) {
+void requantize(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
+                int32_t zero_point, Q* out) {
   constexpr float kLimit = 4194304.0f, kMagic = 12582912.0f;
   constexpr int32_t lo = std::is_same_v<Q, uint8_t> ? 0 : -128, hi = std::is_same_v<Q, uint8_t> ? 255 : 127;
   for (int64_t i = 0; i < n; ++i) {
     const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias));
-    float f = static_cast<float>(v) * multiplier;
+    float f = static_cast<float>(v) * multiplier[i * multiplier_stride];
     f = f > kLimit ? kLimit : f;
     f = f >= -kLimit ? f : -kLimit;  // NaN (a zero or NaN scale) goes to the low end
     const int32_t q = static_cast<int32_t>((f + kMagic) - kMagic) + zero_point;
@@ -109,11 +110,13 @@ void requantize(const int32_t* acc, int64_t n, int32_t bias, float multiplier, i
 
 }  // namespace
 
-void requantize_u8(const int32_t* acc, int64_t n, int32_t bias, float multiplier, int32_t zero_point, uint8_t* out) {
-  requantize(acc, n, bias, multiplier, zero_point, out);
+void requantize_u8(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
+                   int32_t zero_point, uint8_t* out) {
+  requantize(acc, n, bias, multiplier, multiplier_stride, zero_point, out);
 }
-void requantize_s8(const int32_t* acc, int64_t n, int32_t bias, float multiplier, int32_t zero_point, int8_t* out) {
-  requantize(acc, n, bias, multiplier, zero_point, out);
+void requantize_s8(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
+                   int32_t zero_point, int8_t* out) {
+  requantize(acc, n, bias, multiplier, multiplier_stride, zero_point, out);
 }
 
 }  // namespace twinrt::kernels

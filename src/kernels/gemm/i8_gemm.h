@@ -81,9 +81,11 @@ struct I8Operand {
 void i8_gemm_packed(const I8GemmKernel& kernel, const I8Operand& r, const I8Operand& s, int32_t* c, int64_t ldc);
 
 // Requantization, the one definition every integer kernel uses (docs/quantization.md):
-//   y = saturate(round_half_to_even(float(acc + bias) * multiplier) + zero_point)
+//   y[i] = saturate(round_half_to_even(float(acc[i] + bias) * multiplier[i * multiplier_stride]) + zero_point)
 // where acc + bias wraps in int32 and the product is one float multiplication.
-void requantize_u8(const int32_t* acc, int64_t n, int32_t bias, float multiplier, int32_t zero_point, uint8_t* out);
-void requantize_s8(const int32_t* acc, int64_t n, int32_t bias, float multiplier, int32_t zero_point, int8_t* out);
+void requantize_u8(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
+                   int32_t zero_point, uint8_t* out);
+void requantize_s8(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
+                   int32_t zero_point, int8_t* out);
 
 }  // namespace twinrt::kernels
