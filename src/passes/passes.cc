@@ -2,12 +2,15 @@
 
 namespace twinrt::passes {
 
+int fuse_qdq(ir::Model& model);
 int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
 
 const std::vector<GraphPass>& all_passes() {
   // The residual Add first, so Conv + Add + Relu becomes one node.
   static const std::vector<GraphPass> passes = {
+      // First, so that the Relu of a QDQ group is absorbed before it fuses into a float Conv.
+      {"fuse_qdq", NumericsEffect::kValueChanging, fuse_qdq},
       {"fuse_residual_add", NumericsEffect::kBitPreserving, fuse_residual_add},
       {"fuse_clamp_activation", NumericsEffect::kBitPreserving, fuse_clamp_activation},
   };
