@@ -143,8 +143,8 @@ TEST(Requantize, MatchesQuantizeOfTheFloatProduct) {
       for (int32_t zp : {0, 3, 128, 255, -128, 127}) {
         std::vector<uint8_t> u8(acc.size());
         std::vector<int8_t> s8(acc.size());
-        requantize_u8(acc.data(), static_cast<int64_t>(acc.size()), bias, mult, zp, u8.data());
-        requantize_s8(acc.data(), static_cast<int64_t>(acc.size()), bias, mult, zp, s8.data());
+        requantize_u8(acc.data(), static_cast<int64_t>(acc.size()), bias, &mult, 0, zp, u8.data());
+        requantize_s8(acc.data(), static_cast<int64_t>(acc.size()), bias, &mult, 0, zp, s8.data());
         for (size_t i = 0; i < acc.size(); ++i) {
           const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias));
           const float f = static_cast<float>(v) * mult;
@@ -152,6 +152,26 @@ TEST(Requantize, MatchesQuantizeOfTheFloatProduct) {
           ASSERT_EQ(s8[i], quant::quantize<int8_t>(f, zp)) << acc[i] << " " << bias << " " << mult << " " << zp;
         }
       }
+}
+
+TEST(Quantize, MatchesQuantizeOfTheQuotient) {
+  std::mt19937 rng(8);
+  std::uniform_real_distribution<float> dist(-300.0f, 300.0f);
+  std::vector<float> x = {0.0f, -0.0f, 0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 127.5f, 1e30f, -1e30f,
+                          std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN(), 4194304.5f, 8388609.0f};
+  for (int i = 0; i < 3000; ++i) x.push_back(dist(rng));
+  for (float scale : {1.0f, 0.5f, 0.0371f, 3.0f, 1e-20f})
+    for (int32_t zp : {0, 7, 128, 255, -128, 127, -3}) {
+      std::vector<uint8_t> u8(x.size());
+      std::vector<int8_t> s8(x.size());
+      quantize_u8(x.data(), static_cast<int64_t>(x.size()), scale, zp, u8.data());
+      quantize_s8(x.data(), static_cast<int64_t>(x.size()), scale, zp, s8.data());
+      for (size_t i = 0; i < x.size(); ++i) {
+        ASSERT_EQ(u8[i], quant::quantize<uint8_t>(x[i] / scale, zp)) << x[i] << " / " << scale << " + " << zp;
+        ASSERT_EQ(s8[i], quant::quantize<int8_t>(x[i] / scale, zp)) << x[i] << " / " << scale << " + " << zp;
+      }
+    }
 }
 
 }  // namespace

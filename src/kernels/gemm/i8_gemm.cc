@@ -90,22 +90,31 @@ void i8_gemm_packed(const I8GemmKernel& kernel, const I8Operand& r, const I8Oper
 
 namespace {
 
-// round_half_to_even(v) + zero_point, saturated to [lo, hi]. Floats of magnitude >= 2^22
+// round_half_to_even(f) + zero_point, saturated to Q. Floats of magnitude >= 2^22
 // saturate whatever the zero point (8-bit), and below that adding and subtracting
 // 1.5 * 2^23 rounds to the nearest integer, ties to even, with no libm call.
 template <class Q>
-void requantize(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
-                int32_t zero_point, Q* out) {
+Q round_to(float f, int32_t zero_point) {
   constexpr float kLimit = 4194304.0f, kMagic = 12582912.0f;
   constexpr int32_t lo = std::is_same_v<Q, uint8_t> ? 0 : -128, hi = std::is_same_v<Q, uint8_t> ? 255 : 127;
+  f = f > kLimit ? kLimit : f;
+  f = f >= -kLimit ? f : -kLimit;  // NaN goes to the low end, like quant::quantize
+  const int32_t q = static_cast<int32_t>((f + kMagic) - kMagic) + zero_point;
+  return static_cast<Q>(q < lo ? lo : q > hi ? hi : q);
+}
+
+template <class Q>
+void requantize(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
+                int32_t zero_point, Q* out) {
   for (int64_t i = 0; i < n; ++i) {
     const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias));
-    float f = static_cast<float>(v) * multiplier[i * multiplier_stride];
-    f = f > kLimit ? kLimit : f;
-    f = f >= -kLimit ? f : -kLimit;  // NaN (a zero or NaN scale) goes to the low end
-    const int32_t q = static_cast<int32_t>((f + kMagic) - kMagic) + zero_point;
-    out[i] = static_cast<Q>(q < lo ? lo : q > hi ? hi : q);
+    out[i] = round_to<Q>(static_cast<float>(v) * multiplier[i * multiplier_stride], zero_point);
   }
+}
+
+template <class Q>
+void quantize(const float* x, int64_t n, float scale, int32_t zero_point, Q* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = round_to<Q>(x[i] / scale, zero_point);
 }
 
 }  // namespace
@@ -117,6 +126,13 @@ void requantize_u8(const int32_t* acc, int64_t n, int32_t bias, const float* mul
 void requantize_s8(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
                    int32_t zero_point, int8_t* out) {
   requantize(acc, n, bias, multiplier, multiplier_stride, zero_point, out);
+}
+
+void quantize_u8(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* out) {
+  quantize(x, n, scale, zero_point, out);
+}
+void quantize_s8(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* out) {
+  quantize(x, n, scale, zero_point, out);
 }
 
 }  // namespace twinrt::kernels

@@ -88,4 +88,9 @@ void requantize_u8(const int32_t* acc, int64_t n, int32_t bias, const float* mul
 void requantize_s8(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
                    int32_t zero_point, int8_t* out);
 
+// QuantizeLinear's definition for float32 input, with the same rounding:
+//   y[i] = saturate(round_half_to_even(x[i] / scale) + zero_point)   (one float division)
+void quantize_u8(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* out);
+void quantize_s8(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* out);
+
 }  // namespace twinrt::kernels

@@ -3,6 +3,7 @@
 // reference computes it, so the integer outputs match exactly.
 #include <algorithm>
 
+#include "kernels/gemm/i8_gemm.h"
 #include "ops/op.h"
 #include "ops/quant/quant_common.h"
 
@@ -35,7 +36,7 @@ class DynamicQuantizeKernel final : public OpKernel {
     const uint8_t zero = quant::quantize<uint8_t>(std::clamp(initial_zero, 0.0f, 255.0f), 0);
     ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, DataType::kUInt8, x->shape()));
     uint8_t* out = y->data<uint8_t>();
-    for (int64_t i = 0; i < x->numel(); ++i) out[i] = quant::quantize<uint8_t>(in[i] / scale, zero);
+    kernels::quantize_u8(in, x->numel(), scale, zero, out);
     if (ctx.num_outputs() > 1 && ctx.output_requested(1)) {
       ASSIGN_OR_RETURN(Tensor * s, ctx.output(1, DataType::kFloat, {}));
       s->data<float>()[0] = scale;

@@ -1,5 +1,6 @@
 // QuantizeLinear: y = saturate(round_half_even(x / scale) + zero_point);
 // DequantizeLinear: y = (x - zero_point) * scale. Per tensor or per axis (opset 13).
+#include "kernels/gemm/i8_gemm.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
 #include "ops/op.h"
@@ -49,6 +50,16 @@ class LinearQuantKernel final : public OpKernel {
         using T = std::remove_pointer_t<decltype(tag)>;
         const T* in = x->data<T>();
         Q* out = y->data<Q>();
+        if constexpr (std::is_same_v<T, float>) {
+          // Runs of elements that share one scale, through the shared quantization kernel.
+          const int64_t run = layout.count == 1 ? x->numel() : layout.inner;
+          for (int64_t i0 = 0; i0 < x->numel(); i0 += run) {
+            const size_t c = static_cast<size_t>(layout.index(i0));
+            if constexpr (std::is_same_v<Q, uint8_t>) kernels::quantize_u8(in + i0, run, scale[c], zero[c], out + i0);
+            else kernels::quantize_s8(in + i0, run, scale[c], zero[c], out + i0);
+          }
+          return Status::ok();
+        }
         for (int64_t i = 0; i < x->numel(); ++i) {
           const size_t c = static_cast<size_t>(layout.index(i));
           out[i] = quant::quantize<Q>(static_cast<float>(nn::to_compute(in[i])) / scale[c], zero[c]);

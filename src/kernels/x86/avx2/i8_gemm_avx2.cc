@@ -31,12 +31,15 @@ template <bool RowsU8>
 void tile(const I8TileArgs& t) {
   // acc[r][h]: columns 4h..4h+3, two partial sums per column (even and odd depth pairs).
   __m256i acc[kMr][2];
+#pragma GCC unroll 6
   for (auto& row : acc) row[0] = row[1] = _mm256_setzero_si256();
   for (int64_t g = 0; g < t.k_groups; ++g) {
     const uint8_t* cols = t.cols + g * kNr * 4;
     const __m256i c0 = widen16<!RowsU8>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cols)));
     const __m256i c1 = widen16<!RowsU8>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cols + 16)));
     const uint8_t* rows = t.rows + g * kMr * 4;
+    // Unrolled so that the accumulators stay in registers.
+#pragma GCC unroll 6
     for (int r = 0; r < kMr; ++r) {
       const __m256i a = broadcast_row<RowsU8>(rows + r * 4);
       acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(c0, a));

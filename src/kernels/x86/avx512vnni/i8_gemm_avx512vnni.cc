@@ -14,12 +14,15 @@ constexpr int kMr = 6, kNr = 32;
 template <bool RowsU8>
 void tile(const I8TileArgs& t) {
   __m512i acc[kMr][2];
+#pragma GCC unroll 6
   for (auto& row : acc) row[0] = row[1] = _mm512_setzero_si512();
   for (int64_t g = 0; g < t.k_groups; ++g) {
     const uint8_t* cols = t.cols + g * kNr * 4;
     const __m512i c0 = _mm512_loadu_si512(cols);
     const __m512i c1 = _mm512_loadu_si512(cols + 64);
     const uint8_t* rows = t.rows + g * kMr * 4;
+    // Unrolled so that the accumulators stay in registers.
+#pragma GCC unroll 6
     for (int r = 0; r < kMr; ++r) {
       int32_t word;
       std::memcpy(&word, rows + r * 4, 4);
