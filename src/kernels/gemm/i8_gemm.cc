@@ -36,6 +36,32 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa) {
   return scalar;
 }
 
+namespace {
+
+// d[4j + q] = rq[j] ^ flip: four depths of `n` columns, interleaved (a loop the compiler
+// vectorizes with byte unpacks).
+void interleave4(const uint8_t* __restrict r0, const uint8_t* __restrict r1, const uint8_t* __restrict r2,
+                 const uint8_t* __restrict r3, int64_t n, uint8_t flip, uint8_t* __restrict d) {
+  for (int64_t j = 0; j < n; ++j) {
+    d[4 * j] = r0[j] ^ flip;
+    d[4 * j + 1] = r1[j] ^ flip;
+    d[4 * j + 2] = r2[j] ^ flip;
+    d[4 * j + 3] = r3[j] ^ flip;
+  }
+}
+
+// sums[j] += the 4 packed values of column j in group `d`, read as T (uint8 or int8).
+template <class T>
+void add_group_sums(const uint8_t* __restrict d, int64_t n, int32_t* __restrict sums) {
+  for (int64_t j = 0; j < n; ++j) {
+    const int32_t s = int32_t{static_cast<T>(d[4 * j])} + int32_t{static_cast<T>(d[4 * j + 1])} +
+                      int32_t{static_cast<T>(d[4 * j + 2])} + int32_t{static_cast<T>(d[4 * j + 3])};
+    sums[j] = static_cast<int32_t>(static_cast<uint32_t>(sums[j]) + static_cast<uint32_t>(s));
+  }
+}
+
+}  // namespace
+
 void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_t k_stride, int64_t first,
              int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out) {
   out.width = width;
@@ -44,19 +70,38 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
   out.k_groups = (k + 3) / 4;
   out.is_unsigned = to_unsigned;
   const int64_t panels = (count + width - 1) / width, panel_bytes = out.k_groups * width * 4;
-  out.bytes.assign(static_cast<size_t>(panels * panel_bytes), 0);
+  out.bytes.resize(static_cast<size_t>(panels * panel_bytes));
   out.sums.assign(static_cast<size_t>(count), 0);
   const uint8_t flip = src_unsigned == to_unsigned ? 0 : 0x80;
-  for (int64_t i = 0; i < count; ++i) {
-    const uint8_t* row = src + (first + i) * outer_stride;
-    uint8_t* dst = out.bytes.data() + (i / width) * panel_bytes + (i % width) * 4;
-    uint32_t sum = 0;
-    for (int64_t p = 0; p < k; ++p) {
-      const uint8_t v = row[p * k_stride] ^ flip;
-      dst[(p / 4) * width * 4 + p % 4] = v;
-      sum += to_unsigned ? uint32_t{v} : static_cast<uint32_t>(int32_t{static_cast<int8_t>(v)});
+  std::vector<uint8_t> zeros(static_cast<size_t>(width), static_cast<uint8_t>(flip));  // packs to 0
+  for (int64_t panel = 0; panel < panels; ++panel) {
+    const int64_t i0 = panel * width, valid = std::min<int64_t>(width, count - i0);
+    uint8_t* dst = out.bytes.data() + panel * panel_bytes;
+    int32_t* sums = out.sums.data() + i0;
+    if (outer_stride == 1) {
+      // Rows of the source are depths: interleave 4 of them per group, column by column.
+      for (int64_t g = 0; g < out.k_groups; ++g) {
+        const uint8_t* rows[4];
+        for (int q = 0; q < 4; ++q)
+          rows[q] = 4 * g + q < k ? src + (4 * g + q) * k_stride + first + i0 : zeros.data();
+        uint8_t* d = dst + g * width * 4;
+        interleave4(rows[0], rows[1], rows[2], rows[3], valid, flip, d);
+        std::fill(d + valid * 4, d + width * 4, uint8_t{0});
+      }
+    } else {
+      // Rows of the source are rows: 4 consecutive depths (k_stride 1) or a gather.
+      std::fill(dst, dst + panel_bytes, uint8_t{0});
+      for (int64_t r = 0; r < valid; ++r) {
+        const uint8_t* row = src + (first + i0 + r) * outer_stride;
+        uint8_t* d = dst + r * 4;
+        for (int64_t p = 0; p < k; ++p) d[(p >> 2) * width * 4 + (p & 3)] = row[p * k_stride] ^ flip;
+      }
     }
-    out.sums[static_cast<size_t>(i)] = static_cast<int32_t>(sum);
+    // Sums of the packed values, over the panel just written.
+    for (int64_t g = 0; g < out.k_groups; ++g) {
+      if (to_unsigned) add_group_sums<uint8_t>(dst + g * width * 4, valid, sums);
+      else add_group_sums<int8_t>(dst + g * width * 4, valid, sums);
+    }
   }
 }
 
@@ -86,53 +131,6 @@ void i8_gemm_packed(const I8GemmKernel& kernel, const I8Operand& r, const I8Oper
       }
     }
   }
-}
-
-namespace {
-
-// round_half_to_even(f) + zero_point, saturated to Q. Floats of magnitude >= 2^22
-// saturate whatever the zero point (8-bit), and below that adding and subtracting
-// 1.5 * 2^23 rounds to the nearest integer, ties to even, with no libm call.
-template <class Q>
-Q round_to(float f, int32_t zero_point) {
-  constexpr float kLimit = 4194304.0f, kMagic = 12582912.0f;
-  constexpr int32_t lo = std::is_same_v<Q, uint8_t> ? 0 : -128, hi = std::is_same_v<Q, uint8_t> ? 255 : 127;
-  f = f > kLimit ? kLimit : f;
-  f = f >= -kLimit ? f : -kLimit;  // NaN goes to the low end, like quant::quantize
-  const int32_t q = static_cast<int32_t>((f + kMagic) - kMagic) + zero_point;
-  return static_cast<Q>(q < lo ? lo : q > hi ? hi : q);
-}
-
-template <class Q>
-void requantize(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
-                int32_t zero_point, Q* out) {
-  for (int64_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias));
-    out[i] = round_to<Q>(static_cast<float>(v) * multiplier[i * multiplier_stride], zero_point);
-  }
-}
-
-template <class Q>
-void quantize(const float* x, int64_t n, float scale, int32_t zero_point, Q* out) {
-  for (int64_t i = 0; i < n; ++i) out[i] = round_to<Q>(x[i] / scale, zero_point);
-}
-
-}  // namespace
-
-void requantize_u8(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
-                   int32_t zero_point, uint8_t* out) {
-  requantize(acc, n, bias, multiplier, multiplier_stride, zero_point, out);
-}
-void requantize_s8(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
-                   int32_t zero_point, int8_t* out) {
-  requantize(acc, n, bias, multiplier, multiplier_stride, zero_point, out);
-}
-
-void quantize_u8(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* out) {
-  quantize(x, n, scale, zero_point, out);
-}
-void quantize_s8(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* out) {
-  quantize(x, n, scale, zero_point, out);
 }
 
 }  // namespace twinrt::kernels

@@ -47,7 +47,7 @@ class QConvKernel final : public OpKernel {
     if (qlinear_) TRY(read_requant(ctx, plan.out_channels, rq));
     std::vector<int64_t> ys = {plan.batch, plan.out_channels};
     ys.insert(ys.end(), plan.window.out.begin(), plan.window.out.end());
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, qlinear_ ? rq.y_type : DataType::kInt32, ys));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, qlinear_ ? rq.y_type : DataType::kInt32, ys));
     return dispatch<kU8 | kI8>(x->dtype(), [&](auto* xt) {
       return dispatch<kU8 | kI8>(w->dtype(), [&](auto* wt) {
         using TX = std::remove_pointer_t<decltype(xt)>;
