@@ -22,8 +22,13 @@ void i8_gemm_6x32_rows_s8__avx512vnni(const I8TileArgs&);
 #endif
 
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
+#if defined(__wasm_simd128__)
+  static const I8GemmKernel scalar{"i8_gemm_6x8__wasmsimd", 6, 8, i8_gemm_6x8_rows_u8__scalar,
+                                   i8_gemm_6x8_rows_s8__scalar};
+#else
   static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,
                                    i8_gemm_6x8_rows_s8__scalar};
+#endif
 #ifdef TWINRT_X86
   static const I8GemmKernel avx2{"i8_gemm_6x8__avx2", 6, 8, i8_gemm_6x8_rows_u8__avx2, i8_gemm_6x8_rows_s8__avx2};
   static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
@@ -110,15 +115,37 @@ void i8_gemm_packed(const I8GemmKernel& kernel, const I8Operand& r, const I8Oper
   const I8Panels& sp = *s.panels;
   const I8TileFn tile = rp.is_unsigned ? kernel.rows_u8 : kernel.rows_s8;
   const uint32_t k = static_cast<uint32_t>(rp.k);
+  // The zero-point terms, in uint32 so that they wrap like the reference's int32 sums. With
+  // one zero point per panel side they split into a per-row and a per-column term, which
+  // the tile adds as it stores; otherwise they are folded in afterwards.
+  constexpr int kMaxWidth = 64;
+  int32_t row_add[kMaxWidth], col_add[kMaxWidth];
+  const auto uniform = [](const int32_t* z, int64_t stride, int64_t first, int count) {
+    for (int i = 1; i < count; ++i)
+      if (z[(first + i) * stride] != z[first * stride]) return false;
+    return true;
+  };
   for (int64_t pi = r.first_panel; pi < r.first_panel + r.panel_count; ++pi) {
     const int64_t i0 = pi * kernel.mr;
     const int rows = static_cast<int>(std::min<int64_t>(kernel.mr, rp.outer - i0));
+    const bool r_uniform = uniform(r.zero, r.zero_stride, i0, rows);
+    const uint32_t zr0 = static_cast<uint32_t>(r.zero[i0 * r.zero_stride]);
     for (int64_t pj = s.first_panel; pj < s.first_panel + s.panel_count; ++pj) {
       const int64_t j0 = pj * kernel.nr;
       const int cols = static_cast<int>(std::min<int64_t>(kernel.nr, sp.outer - j0));
       int32_t* tile_c = c + (i0 - r.first_panel * kernel.mr) * ldc + (j0 - s.first_panel * kernel.nr);
-      tile({rp.k_groups, rp.panel(pi), sp.panel(pj), tile_c, ldc, rows, cols});
-      // Zero-point terms, in uint32 so that they wrap like the reference's int32 sums.
+      const uint32_t zs0 = static_cast<uint32_t>(s.zero[j0 * s.zero_stride]);
+      if (r_uniform && uniform(s.zero, s.zero_stride, j0, cols)) {
+        for (int i = 0; i < kernel.mr; ++i)
+          row_add[i] = i < rows ? static_cast<int32_t>(k * zr0 * zs0 - zs0 * static_cast<uint32_t>(rp.sums[static_cast<size_t>(i0 + i)])) : 0;
+        for (int j = 0; j < kernel.nr; ++j)
+          col_add[j] = j < cols ? static_cast<int32_t>(0u - zr0 * static_cast<uint32_t>(sp.sums[static_cast<size_t>(j0 + j)])) : 0;
+        tile({rp.k_groups, rp.panel(pi), sp.panel(pj), tile_c, ldc, rows, cols, row_add, col_add});
+        continue;
+      }
+      std::fill(row_add, row_add + kernel.mr, 0);
+      std::fill(col_add, col_add + kernel.nr, 0);
+      tile({rp.k_groups, rp.panel(pi), sp.panel(pj), tile_c, ldc, rows, cols, row_add, col_add});
       for (int i = 0; i < rows; ++i) {
         const uint32_t zr = static_cast<uint32_t>(r.zero[(i0 + i) * r.zero_stride]);
         const uint32_t rsum = static_cast<uint32_t>(rp.sums[static_cast<size_t>(i0 + i)]);

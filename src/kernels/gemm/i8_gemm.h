@@ -31,8 +31,9 @@ struct I8Panels {
   const uint8_t* panel(int64_t i) const { return bytes.data() + i * k_groups * width * 4; }
 };
 
-// One tile: rows <= mr of C from a row panel, cols <= nr from a column panel, raw sums of
-// products over k_groups * 4 depths written to c (row stride ldc).
+// One tile: rows <= mr of C from a row panel, cols <= nr from a column panel:
+//   c[r][j] = sum over k_groups * 4 depths of row[r] * col[j] + row_add[r] + col_add[j]
+// (wrapping), written with row stride ldc. row_add has mr entries, col_add nr.
 struct I8TileArgs {
   int64_t k_groups = 0;
   const uint8_t* rows = nullptr;
@@ -40,6 +41,8 @@ struct I8TileArgs {
   int32_t* c = nullptr;
   int64_t ldc = 0;
   int row_count = 0, col_count = 0;
+  const int32_t* row_add = nullptr;
+  const int32_t* col_add = nullptr;
 };
 using I8TileFn = void (*)(const I8TileArgs&);
 

@@ -48,7 +48,9 @@ void tile(const I8TileArgs& t) {
   }
   for (int r = 0; r < t.row_count; ++r) {
     // hadd gives columns 0 1 4 5 | 2 3 6 7; the permute puts them in order.
-    const __m256i sums = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][0], acc[r][1]), 0xd8);
+    const __m256i adds = _mm256_add_epi32(_mm256_set1_epi32(t.row_add[r]),
+                                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.col_add)));
+    const __m256i sums = _mm256_add_epi32(_mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][0], acc[r][1]), 0xd8), adds);
     if (t.col_count == kNr) {
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.c + r * t.ldc), sums);
     } else {

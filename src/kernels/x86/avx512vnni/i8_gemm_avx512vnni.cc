@@ -47,9 +47,12 @@ void tile(const I8TileArgs& t) {
   const __m512i acc[kMr][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}, {a40, a41}, {a50, a51}};
   const int lo = t.col_count < 16 ? t.col_count : 16, hi = t.col_count - lo;
   const __mmask16 lo_mask = static_cast<__mmask16>((1u << lo) - 1), hi_mask = static_cast<__mmask16>((1u << hi) - 1);
+  const __m512i col0 = _mm512_loadu_si512(t.col_add), col1 = _mm512_loadu_si512(t.col_add + 16);
   for (int r = 0; r < t.row_count; ++r) {
-    _mm512_mask_storeu_epi32(t.c + r * t.ldc, lo_mask, acc[r][0]);
-    if (hi > 0) _mm512_mask_storeu_epi32(t.c + r * t.ldc + 16, hi_mask, acc[r][1]);
+    const __m512i row = _mm512_set1_epi32(t.row_add[r]);
+    _mm512_mask_storeu_epi32(t.c + r * t.ldc, lo_mask, _mm512_add_epi32(acc[r][0], _mm512_add_epi32(row, col0)));
+    if (hi > 0)
+      _mm512_mask_storeu_epi32(t.c + r * t.ldc + 16, hi_mask, _mm512_add_epi32(acc[r][1], _mm512_add_epi32(row, col1)));
   }
 }
 
