@@ -20,6 +20,12 @@ struct Target {
   bool quantize_bias;
 };
 
+bool is_graph_output(const ir::Graph& g, const std::string& v) {
+  for (const auto& o : g.outputs)
+    if (o.name == v) return true;
+  return false;
+}
+
 int64_t int_attr_or(const ir::Node& n, const char* name, int64_t def) {
   const ir::Attribute* a = n.attr(name);
   return a && a->type == ir::Attribute::Type::kInt ? a->i : def;
@@ -70,7 +76,10 @@ class StaticRewriter {
       const auto& r = readers[out];
       if (r.size() == 1 && !graph_outputs.count(out) && g.nodes[r[0]].op_type == "Relu" && g.nodes[r[0]].domain.empty())
         out = g.nodes[r[0]].outputs[0];
-      add_activation(out);
+      // A graph output stays float; it gets a pair only where that lets Conv/MatMul run
+      // as an integer op (a Gemm's output, e.g. a classifier's logits, would only lose
+      // precision).
+      if (!graph_outputs.count(out) || n.op_type != "Gemm") add_activation(out);
     }
   }
 
@@ -106,12 +115,21 @@ class StaticRewriter {
     auto zero = Tensor::from_vector<uint8_t>({}, {p.zero});
     const std::string s = edit.add_initializer(v + "_scale", *scale);
     const std::string z = edit.add_initializer(v + "_zero_point", *zero);
-    const std::string q = edit.fresh(v + "_quantized"), dq = edit.fresh(v + "_dequantized");
+    const size_t after = edit.producer(v);
+    std::string source = v, dq = edit.fresh(v + "_dequantized");
+    if (is_graph_output(edit.graph(), v) && after != std::string::npos) {
+      // The producer writes a new name and the pair writes the graph output, so nothing
+      // outside the pair reads the float value (runtimes can then fuse the group).
+      source = edit.fresh(v + "_float");
+      for (std::string& out : edit.graph().nodes[after].outputs)
+        if (out == v) out = source;
+      dq = v;
+    }
+    const std::string q = edit.fresh(v + "_quantized");
     for (ir::Node& n : edit.graph().nodes)
       for (std::string& in : n.inputs)
-        if (in == v) in = dq;
-    const size_t after = edit.producer(v);
-    edit.insert_after(after, make_node("QuantizeLinear", edit.fresh(v + "_QuantizeLinear"), {v, s, z}, {q}));
+        if (in == v && dq != v) in = dq;
+    edit.insert_after(after, make_node("QuantizeLinear", edit.fresh(v + "_QuantizeLinear"), {source, s, z}, {q}));
     edit.insert_after(after, make_node("DequantizeLinear", edit.fresh(v + "_DequantizeLinear"), {q, s, z}, {dq}));
     scales_[dq] = p.scale;
   }
