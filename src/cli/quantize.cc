@@ -1,4 +1,4 @@
-// `twinrt quantize MODEL -o OUT --dynamic|--static [options]`: writes an int8 ONNX model
+// `twinrt quantize MODEL -o OUT --dynamic|--static|--fp16 [options]`: writes an int8 or float16 ONNX model
 // (src/quantize/quantize.h) and prints what was quantized and the file sizes.
 #include <sys/stat.h>
 
@@ -16,7 +16,7 @@ namespace {
 
 struct QuantizeFlags {
   std::string model, output;
-  bool dynamic = false, is_static = false, per_channel = false;
+  bool dynamic = false, is_static = false, fp16 = false, keep_io_types = false, per_channel = false;
   std::string calibrate;  // a folder of cases, or an input file
   std::string method = "minmax";
   double percentile = 99.999;
@@ -37,6 +37,7 @@ bool is_directory(const std::string& path) {
 Result<quantize::QuantizeOptions> options_of(const QuantizeFlags& f) {
   quantize::QuantizeOptions o;
   o.per_channel = f.per_channel;
+  o.keep_io_types = f.keep_io_types;
   o.exclude_nodes.insert(f.exclude.begin(), f.exclude.end());
   o.exclude_ops.insert(f.exclude_ops.begin(), f.exclude_ops.end());
   if (f.method == "percentile") o.calibration = quantize::Calibration::kPercentile;
@@ -64,9 +65,10 @@ Result<std::vector<quantize::Feeds>> calibration_cases(const QuantizeFlags& f) {
 }
 
 void print_summary(const QuantizeFlags& f, const quantize::QuantizeSummary& s) {
-  std::printf("quantized (%s%s):", f.dynamic ? "dynamic" : "static QDQ", f.per_channel ? ", per-channel" : "");
+  std::printf("%s (%s%s):", f.fp16 ? "converted" : "quantized", f.fp16 ? "float16" : f.dynamic ? "dynamic" : "static QDQ",
+              f.per_channel ? ", per-channel" : "");
   for (const auto& [op, count] : s.quantized) std::printf(" %s %d", op.c_str(), count);
-  std::printf("\nint8 weight elements: %lld\n", static_cast<long long>(s.weights_quantized));
+  std::printf("\n%s weight elements: %lld\n", f.fp16 ? "float16" : "int8", static_cast<long long>(s.weights_quantized));
   for (const std::string& why : s.skipped) std::printf("kept in float: %s\n", why.c_str());
   const int64_t before = file_size(f.model), after = file_size(f.output);
   if (before > 0 && after >= 0)
@@ -75,13 +77,17 @@ void print_summary(const QuantizeFlags& f, const quantize::QuantizeSummary& s) {
 }
 
 int run_quantize(const QuantizeFlags& f) {
-  if (f.dynamic == f.is_static) return report_error(invalid_argument("give exactly one of --dynamic and --static"));
+  if (int{f.dynamic} + int{f.is_static} + int{f.fp16} != 1)
+    return report_error(invalid_argument("give exactly one of --dynamic, --static and --fp16"));
+  if (f.keep_io_types && !f.fp16) return report_error(invalid_argument("--keep-io-types goes with --fp16"));
   auto options = options_of(f);
   if (!options) return report_error(options.status());
   auto model = onnx::load_model_file(f.model);
   if (!model) return report_error(model.status());
   Result<quantize::QuantizeSummary> summary = quantize::QuantizeSummary{};
-  if (f.dynamic) {
+  if (f.fp16) {
+    summary = quantize::convert_fp16(*model, *options);
+  } else if (f.dynamic) {
     summary = quantize::quantize_dynamic(*model, *options);
   } else {
     auto cases = calibration_cases(f);
@@ -106,6 +112,8 @@ Command add_quantize_command(CLI::App& root) {
   cmd->add_option("-o,--output", f->output, "where to write the quantized model")->required();
   cmd->add_flag("--dynamic", f->dynamic, "int8 weights, activations quantized at run time (MatMulInteger/ConvInteger)");
   cmd->add_flag("--static", f->is_static, "QDQ format with activation ranges from calibration inputs");
+  cmd->add_flag("--fp16", f->fp16, "float16 weights and computation");
+  cmd->add_flag("--keep-io-types", f->keep_io_types, "with --fp16: graph inputs and outputs stay float32");
   cmd->add_flag("--per-channel", f->per_channel, "one weight scale per output channel (default: per tensor)");
   cmd->add_option("--calibrate", f->calibrate, "calibration inputs: a folder of case folders, or an input file (.npz)");
   cmd->add_option("--method", f->method, "calibration method: minmax or percentile")->capture_default_str();

@@ -4,6 +4,7 @@
 //            Conv -> DynamicQuantizeLinear + ConvInteger, Gather tables int8 + DequantizeLinear.
 //   static:  QDQ format: QuantizeLinear/DequantizeLinear around Conv/MatMul/Gemm with
 //            activation ranges from calibration runs (minmax or percentile).
+//   fp16:    float16 initializers and value types, optionally float32 graph inputs/outputs.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,7 @@ struct QuantizeOptions {
   std::set<std::string> exclude_ops;    // op types kept in float
   Calibration calibration = Calibration::kMinMax;
   double percentile = 99.999;           // kPercentile: the share of |values| kept inside the range
+  bool keep_io_types = false;           // fp16: graph inputs and outputs stay float32 (Casts inside)
 };
 
 // What a rewrite did, for the command's summary.
@@ -41,6 +43,8 @@ using Feeds = std::map<std::string, Tensor>;
 
 // Rewrites `model` (its main graph) in place. Errors name the node and what is wrong.
 Result<QuantizeSummary> quantize_dynamic(ir::Model& model, const QuantizeOptions& options);
+// float16 weights and computation; summary.quantized counts the nodes by op type.
+Result<QuantizeSummary> convert_fp16(ir::Model& model, const QuantizeOptions& options);
 // Runs the float model on every case to collect activation ranges, then writes QDQ.
 // `progress(done, total)` is called after each case.
 Result<QuantizeSummary> quantize_static(ir::Model& model, const QuantizeOptions& options,
