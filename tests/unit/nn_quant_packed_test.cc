@@ -74,6 +74,7 @@ TEST(NnQuantPacked, MatMulMatchesReference) {
   check_matmul<uint8_t, uint8_t, int8_t>({13, 5}, 5, 33, false, rng);
   check_matmul<int8_t, int8_t, int8_t>({67}, 67, 1, false, rng);
   check_matmul<int8_t, uint8_t, uint8_t>({3, 100, 64}, 64, 130, true, rng);
+  check_matmul<uint8_t, int8_t, uint8_t>({4, 0}, 0, 9, false, rng);  // k = 0: QLinearMatMul gives y_zero_point
 }
 
 template <class TX, class TW, class TY>

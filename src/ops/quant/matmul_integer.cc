@@ -152,7 +152,7 @@ class QMatMulKernel final : public OpKernel {
     return dispatch<kU8 | kI8>(yz_t->dtype(), [&](auto* tag) {
       using Q = std::remove_pointer_t<decltype(tag)>;
       Q* out = y->data<Q>();
-      if (packed_ && za.stride == 0 && sa.stride == 0) {
+      if (packed_ && za.stride == 0 && sa.stride == 0 && l.k > 0) {  // k = 0: every output is y_zero_point
         const std::vector<float> mult = row_multipliers(sa.values[0], sb, y_scale[0], l.n);
         run_packed(ctx, a, l, za, zb, [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols, const int32_t* acc, int64_t ld) {
           for (int64_t i = 0; i < rows; ++i)
