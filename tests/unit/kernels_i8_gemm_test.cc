@@ -174,5 +174,29 @@ TEST(Quantize, MatchesQuantizeOfTheQuotient) {
     }
 }
 
+TEST(Quantize, RangeWithZeroMatchesASequentialScan) {
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<float> dist(-5.0f, 5.0f);
+  for (int n : {0, 1, 7, 8, 9, 100}) {
+    std::vector<float> x(static_cast<size_t>(n));
+    for (float& v : x) v = dist(rng);
+    for (int variant = 0; variant < 4; ++variant) {
+      if (n > 3 && variant == 1) x[2] = std::numeric_limits<float>::quiet_NaN();
+      if (variant == 2) std::fill(x.begin(), x.end(), -0.0f);
+      if (variant == 3) for (float& v : x) v = std::fabs(v) + 1.0f;  // all positive: lo stays 0
+      float want_lo = 0.0f, want_hi = 0.0f;
+      for (float v : x) {
+        want_lo = v < want_lo ? v : want_lo;
+        want_hi = v > want_hi ? v : want_hi;
+      }
+      float lo = 1.0f, hi = -1.0f;
+      f32_range_with_zero(x.data(), n, lo, hi);
+      EXPECT_EQ(std::signbit(lo), std::signbit(want_lo)) << n << " " << variant;
+      EXPECT_EQ(lo, want_lo) << n << " " << variant;
+      EXPECT_EQ(hi, want_hi) << n << " " << variant;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace twinrt::kernels

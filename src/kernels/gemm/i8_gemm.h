@@ -95,5 +95,7 @@ void requantize_s8(const int32_t* acc, int64_t n, int32_t bias, const float* mul
 //   y[i] = saturate(round_half_to_even(x[i] / scale) + zero_point)   (one float division)
 void quantize_u8(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* out);
 void quantize_s8(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* out);
+// lo = min(+0, x[i]...), hi = max(+0, x[i]...), NaN elements skipped: DynamicQuantizeLinear's range.
+void f32_range_with_zero(const float* x, int64_t n, float& lo, float& hi);
 
 }  // namespace twinrt::kernels

@@ -66,4 +66,29 @@ void quantize_s8(const float* x, int64_t n, float scale, int32_t zero_point, int
   quantize(x, n, scale, zero_point, out);
 }
 
+void f32_range_with_zero(const float* x, int64_t n, float& lo, float& hi) {
+  // Eight running lanes (vector min/max), combined at the end: the minimum and maximum of
+  // a set do not depend on the order they are taken in. A NaN compares false and changes
+  // nothing, and a -0 never replaces the +0 every lane starts from.
+  lo = 0.0f;
+  hi = 0.0f;
+  constexpr int kLanes = 8;
+  float l[kLanes], h[kLanes];
+  for (int j = 0; j < kLanes; ++j) l[j] = lo, h[j] = hi;
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int j = 0; j < kLanes; ++j) {
+      l[j] = x[i + j] < l[j] ? x[i + j] : l[j];
+      h[j] = x[i + j] > h[j] ? x[i + j] : h[j];
+    }
+  for (; i < n; ++i) {
+    l[0] = x[i] < l[0] ? x[i] : l[0];
+    h[0] = x[i] > h[0] ? x[i] : h[0];
+  }
+  for (int j = 0; j < kLanes; ++j) {
+    lo = l[j] < lo ? l[j] : lo;
+    hi = h[j] > hi ? h[j] : hi;
+  }
+}
+
 }  // namespace twinrt::kernels

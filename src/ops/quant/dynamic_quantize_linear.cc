@@ -26,11 +26,8 @@ class DynamicQuantizeKernel final : public OpKernel {
     if (x->dtype() != DataType::kFloat)
       return invalid_argument(std::string("DynamicQuantizeLinear takes float32, got ") + dtype_name(x->dtype()));
     const float* in = x->data<float>();
-    float lo = 0.0f, hi = 0.0f;
-    for (int64_t i = 0; i < x->numel(); ++i) {
-      lo = std::min(lo, in[i]);
-      hi = std::max(hi, in[i]);
-    }
+    float lo, hi;
+    kernels::f32_range_with_zero(in, x->numel(), lo, hi);
     const float scale = hi == lo ? 1.0f : (hi - lo) / 255.0f;
     const float initial_zero = 0.0f - lo / scale;
     const uint8_t zero = quant::quantize<uint8_t>(std::clamp(initial_zero, 0.0f, 255.0f), 0);
