@@ -96,7 +96,9 @@ void im2col_impl(const ImageWindow& w, const T* image, int64_t channels, int64_t
     };
     const int64_t lo = first_at_least(0), hi = std::max(lo, first_at_least(last_in));
     std::fill(dst, dst + lo, pad);
-    for (int64_t t = lo; t < hi; ++t) dst[t] = src[t * stride];
+    if (stride == 1) std::copy(src + lo, src + hi, dst + lo);
+    else
+      for (int64_t t = lo; t < hi; ++t) dst[t] = src[t * stride];
     std::fill(dst + hi, dst + run.length, pad);
   });
 }
