@@ -130,7 +130,7 @@ TEST(I8GemmTiles, AvxTierUsesVnniWhenTheCpuHasIt) {
             cpu_has_avx512_vnni() ? "i8_gemm_6x32__avx512vnni" : "i8_gemm_6x8__avx2");
 }
 
-TEST(Requantize, MatchesQuantizeOfTheFloatProduct) {
+TEST(Requantize, MatchesQuantizeOfTheFloatProductOnEveryTier) {
   std::mt19937 rng(3);
   std::uniform_int_distribution<int32_t> accs(std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
   std::vector<int32_t> acc = {0, 1, -1, 2, 3, 5, -5, 7, 1 << 22, -(1 << 22), std::numeric_limits<int32_t>::max(),
@@ -140,18 +140,20 @@ TEST(Requantize, MatchesQuantizeOfTheFloatProduct) {
                                std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
   for (float mult : multipliers)
     for (int32_t bias : {0, 100, -77777, std::numeric_limits<int32_t>::max()})
-      for (int32_t zp : {0, 3, 128, 255, -128, 127}) {
-        std::vector<uint8_t> u8(acc.size());
-        std::vector<int8_t> s8(acc.size());
-        requantize_u8(acc.data(), static_cast<int64_t>(acc.size()), bias, &mult, 0, zp, u8.data());
-        requantize_s8(acc.data(), static_cast<int64_t>(acc.size()), bias, &mult, 0, zp, s8.data());
-        for (size_t i = 0; i < acc.size(); ++i) {
-          const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias));
-          const float f = static_cast<float>(v) * mult;
-          ASSERT_EQ(u8[i], quant::quantize<uint8_t>(f, zp)) << acc[i] << " " << bias << " " << mult << " " << zp;
-          ASSERT_EQ(s8[i], quant::quantize<int8_t>(f, zp)) << acc[i] << " " << bias << " " << mult << " " << zp;
+      for (int32_t zp : {0, 3, 128, 255, -128, 127})
+        for (Isa isa : tiers()) {
+          const I8GemmKernel& tier = i8_gemm_kernel(isa);
+          std::vector<uint8_t> u8(acc.size());
+          std::vector<int8_t> s8(acc.size());
+          tier.requantize_u8(acc.data(), static_cast<int64_t>(acc.size()), bias, &mult, 0, zp, u8.data());
+          tier.requantize_s8(acc.data(), static_cast<int64_t>(acc.size()), bias, &mult, 0, zp, s8.data());
+          for (size_t i = 0; i < acc.size(); ++i) {
+            const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias));
+            const float f = static_cast<float>(v) * mult;
+            ASSERT_EQ(u8[i], quant::quantize<uint8_t>(f, zp)) << tier.name << " " << acc[i] << " " << mult << " " << zp;
+            ASSERT_EQ(s8[i], quant::quantize<int8_t>(f, zp)) << tier.name << " " << acc[i] << " " << mult << " " << zp;
+          }
         }
-      }
 }
 
 TEST(Quantize, MatchesQuantizeOfTheQuotient) {

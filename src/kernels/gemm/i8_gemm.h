@@ -46,11 +46,18 @@ struct I8TileArgs {
 };
 using I8TileFn = void (*)(const I8TileArgs&);
 
+using I8RequantizeU8Fn = void (*)(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier,
+                                  int64_t multiplier_stride, int32_t zero_point, uint8_t* out);
+using I8RequantizeS8Fn = void (*)(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier,
+                                  int64_t multiplier_stride, int32_t zero_point, int8_t* out);
+
 struct I8GemmKernel {
   const char* name;      // i8_gemm_<mr>x<nr>__<isa>
   int mr, nr;
   I8TileFn rows_u8;      // row panels unsigned, column panels signed
   I8TileFn rows_s8;      // row panels signed, column panels unsigned
+  I8RequantizeU8Fn requantize_u8;  // requantize_u8/_s8 below, compiled for this tier
+  I8RequantizeS8Fn requantize_s8;
 };
 
 // The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it

@@ -1,6 +1,6 @@
 // Requantization and quantization to 8 bits (kernels/gemm/i8_gemm.h), portable code the
-// compiler vectorizes. Compiled with -fno-trapping-math (CMakeLists.txt): it lets the
-// compiler turn the clamps into vector max/min; no result changes (exceptions are unused).
+// compiler vectorizes (i8_requantize.inc). Compiled with -fno-trapping-math (CMakeLists.txt):
+// it lets the compiler turn the clamps into vector max/min; no result changes.
 #include <cstdint>
 #include <type_traits>
 
@@ -10,43 +10,7 @@ namespace twinrt::kernels {
 
 namespace {
 
-// round_half_to_even(f) + zero_point, saturated to Q. Floats of magnitude >= 2^22
-// saturate whatever the zero point (8-bit), and below that adding and subtracting
-// 1.5 * 2^23 rounds to the nearest integer, ties to even, with no libm call.
-template <class Q>
-Q round_to(float f, int32_t zero_point) {
-  constexpr float kLimit = 4194304.0f, kMagic = 12582912.0f;
-  constexpr int32_t lo = std::is_same_v<Q, uint8_t> ? 0 : -128, hi = std::is_same_v<Q, uint8_t> ? 255 : 127;
-  // Written as max then min (NaN goes to the low end, like quant::quantize), which the
-  // compiler maps onto vector max/min instructions with exactly these semantics.
-  f = f > -kLimit ? f : -kLimit;
-  f = f < kLimit ? f : kLimit;
-  int32_t q = static_cast<int32_t>((f + kMagic) - kMagic) + zero_point;
-  q = q > lo ? q : lo;
-  q = q < hi ? q : hi;
-  return static_cast<Q>(q);
-}
-
-template <class Q>
-void requantize(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
-                int32_t zero_point, Q* out) {
-  const uint32_t b = static_cast<uint32_t>(bias);
-  // Two loops, so that each vectorizes (a strided multiplier would need a gather).
-  if (multiplier_stride == 0) {
-    const float m = multiplier[0];
-    for (int64_t i = 0; i < n; ++i)
-      out[i] = round_to<Q>(static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + b)) * m, zero_point);
-    return;
-  }
-  for (int64_t i = 0; i < n; ++i)
-    out[i] = round_to<Q>(static_cast<float>(static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + b)) * multiplier[i * multiplier_stride],
-                         zero_point);
-}
-
-template <class Q>
-void quantize(const float* x, int64_t n, float scale, int32_t zero_point, Q* out) {
-  for (int64_t i = 0; i < n; ++i) out[i] = round_to<Q>(x[i] / scale, zero_point);
-}
+#include "kernels/portable/i8_requantize.inc"
 
 }  // namespace
 

@@ -28,9 +28,9 @@ struct Requant {
 
 class QConvKernel final : public OpKernel {
  public:
-  QConvKernel(nn::WindowAttrs attrs, int64_t group, bool qlinear, std::optional<quant::I8Weights> packed)
+  QConvKernel(nn::WindowAttrs attrs, int64_t group, bool qlinear, Isa isa, std::optional<quant::I8Weights> packed)
       : attrs_(std::move(attrs)), group_(group), qlinear_(qlinear), in_(qlinear ? kQLinear : kInteger),
-        packed_(std::move(packed)) {}
+        tier_(kernels::i8_gemm_kernel(isa)), packed_(std::move(packed)) {}
 
   Status infer(InferContext& ctx) const override {
     ctx.set_output(0, qlinear_ ? ctx.dtype(7) : DataType::kInt32, nn::conv_output_shape(attrs_, ctx.shape(in_.x), ctx.shape(in_.w)));
@@ -72,9 +72,9 @@ class QConvKernel final : public OpKernel {
               const size_t m = static_cast<size_t>(oc + r);
               Q* out = dst + (out_row + r) * positions + p0;
               if constexpr (std::is_same_v<Q, uint8_t>)
-                kernels::requantize_u8(acc + r * cols, cols, rq.bias[m], &rq.multiplier[m], 0, rq.y_zero, out);
+                tier_.requantize_u8(acc + r * cols, cols, rq.bias[m], &rq.multiplier[m], 0, rq.y_zero, out);
               else
-                kernels::requantize_s8(acc + r * cols, cols, rq.bias[m], &rq.multiplier[m], 0, rq.y_zero, out);
+                tier_.requantize_s8(acc + r * cols, cols, rq.bias[m], &rq.multiplier[m], 0, rq.y_zero, out);
             }
           });
           return Status::ok();
@@ -194,6 +194,7 @@ class QConvKernel final : public OpKernel {
   int64_t group_;
   bool qlinear_;
   Inputs in_;
+  const kernels::I8GemmKernel& tier_;       // its requantization (the same bytes on every tier)
   std::optional<quant::I8Weights> packed_;  // W packed when it is a constant
 };
 
@@ -210,7 +211,7 @@ Result<std::unique_ptr<OpKernel>> create_qconv(const KernelInit& init, bool qlin
   const size_t w_input = qlinear ? kQLinear.w : kInteger.w;
   const Tensor* w = w_input < init.constant_inputs.size() ? init.constant_inputs[w_input] : nullptr;
   std::optional<quant::I8Weights> packed = w ? quant::pack_conv_weights(init.isa, *w, group) : std::nullopt;
-  return make_kernel<QConvKernel>(std::move(attrs), group, qlinear, std::move(packed));
+  return make_kernel<QConvKernel>(std::move(attrs), group, qlinear, init.isa, std::move(packed));
 }
 
 Result<std::unique_ptr<OpKernel>> create_conv_integer(const KernelInit& init) { return create_qconv(init, false); }

@@ -90,16 +90,19 @@ std::vector<float> row_multipliers(float a_scale, const OperandParams<float>& sb
   return out;
 }
 
+// One output row through the tier's requantization (every tier gives the same bytes).
 template <class Q>
-void requantize_row(const int32_t* acc, int64_t n, const float* multiplier, int32_t zero, Q* out) {
-  if constexpr (std::is_same_v<Q, uint8_t>) kernels::requantize_u8(acc, n, 0, multiplier, 1, zero, out);
-  else kernels::requantize_s8(acc, n, 0, multiplier, 1, zero, out);
+void requantize_row(const kernels::I8GemmKernel& tier, const int32_t* acc, int64_t n, const float* multiplier,
+                    int32_t zero, Q* out) {
+  if constexpr (std::is_same_v<Q, uint8_t>) tier.requantize_u8(acc, n, 0, multiplier, 1, zero, out);
+  else tier.requantize_s8(acc, n, 0, multiplier, 1, zero, out);
 }
 
 class QMatMulKernel final : public OpKernel {
  public:
-  QMatMulKernel(bool qlinear, std::optional<quant::I8Weights> packed)
-      : qlinear_(qlinear), in_(qlinear ? kQLinear : kInteger), packed_(std::move(packed)) {}
+  QMatMulKernel(bool qlinear, Isa isa, std::optional<quant::I8Weights> packed)
+      : qlinear_(qlinear), in_(qlinear ? kQLinear : kInteger), tier_(kernels::i8_gemm_kernel(isa)),
+        packed_(std::move(packed)) {}
 
   Status infer(InferContext& ctx) const override {
     const DataType out = qlinear_ ? ctx.dtype(7) : DataType::kInt32;
@@ -156,7 +159,7 @@ class QMatMulKernel final : public OpKernel {
         const std::vector<float> mult = row_multipliers(sa.values[0], sb, y_scale[0], l.n);
         run_packed(ctx, a, l, za, zb, [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols, const int32_t* acc, int64_t ld) {
           for (int64_t i = 0; i < rows; ++i)
-            requantize_row(acc + i * ld, cols, mult.data() + c0, y_zero[0], out + (r0 + i) * l.n + c0);
+            requantize_row(tier_, acc + i * ld, cols, mult.data() + c0, y_zero[0], out + (r0 + i) * l.n + c0);
         });
         return Status::ok();
       }
@@ -170,7 +173,7 @@ class QMatMulKernel final : public OpKernel {
       const int64_t rows = static_cast<int64_t>(acc.size()) / std::max<int64_t>(l.n, 1);
       for (int64_t r = 0; r < rows; ++r) {
         const std::vector<float> mult = row_multipliers(sa.values[static_cast<size_t>(r % l.m * sa.stride)], sb, y_scale[0], l.n);
-        requantize_row(acc.data() + r * l.n, l.n, mult.data(), y_zero[0], out + r * l.n);
+        requantize_row(tier_, acc.data() + r * l.n, l.n, mult.data(), y_zero[0], out + r * l.n);
       }
       return Status::ok();
     });
@@ -188,6 +191,7 @@ class QMatMulKernel final : public OpKernel {
 
   bool qlinear_;
   Inputs in_;
+  const kernels::I8GemmKernel& tier_;
   std::optional<quant::I8Weights> packed_;  // B packed when it is a constant
 };
 
@@ -200,7 +204,7 @@ std::optional<quant::I8Weights> pack_constant_b(const KernelInit& init, size_t b
 Result<std::unique_ptr<OpKernel>> create_matmul_integer(const KernelInit& init) {
   if (init.num_inputs() < 2 || init.num_inputs() > 4 || !init.has_input(0) || !init.has_input(1))
     return init.error("MatMulInteger takes A, B and optional zero points; got " + std::to_string(init.num_inputs()) + " inputs");
-  return make_kernel<QMatMulKernel>(false, pack_constant_b(init, kInteger.b));
+  return make_kernel<QMatMulKernel>(false, init.isa, pack_constant_b(init, kInteger.b));
 }
 
 Result<std::unique_ptr<OpKernel>> create_qlinear_matmul(const KernelInit& init) {
@@ -208,7 +212,7 @@ Result<std::unique_ptr<OpKernel>> create_qlinear_matmul(const KernelInit& init) 
     return init.error("QLinearMatMul takes 8 inputs, got " + std::to_string(init.num_inputs()));
   for (size_t i = 0; i < 8; ++i)
     if (!init.has_input(i)) return init.error("QLinearMatMul input " + std::to_string(i) + " is missing");
-  return make_kernel<QMatMulKernel>(true, pack_constant_b(init, kQLinear.b));
+  return make_kernel<QMatMulKernel>(true, init.isa, pack_constant_b(init, kQLinear.b));
 }
 
 }  // namespace
