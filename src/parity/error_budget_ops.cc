@@ -91,6 +91,11 @@ double unit_roundoff(DataType dtype) {
   }
 }
 
+double accumulation_roundoff(DataType dtype) {
+  if (dtype == DataType::kFloat16 || dtype == DataType::kBFloat16) return unit_roundoff(DataType::kFloat);
+  return unit_roundoff(dtype);
+}
+
 OpClass classify(const ir::Node& node, DataType output_dtype, const std::vector<OperandView>& inputs) {
   const std::string& op = node.op_type;
   if (has_subgraph(node)) return OpClass::kSubgraph;

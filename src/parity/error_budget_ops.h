@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ir/ir.h"
@@ -29,11 +30,12 @@ enum class OpClass {
 // keeps every node of those models under 1 while a 5% weight change stays >1e4x over.
 inline constexpr double kReductionConstant = 16.0;
 
-// A computing node's own relative error: c*u*sqrt(K) for its reduction (K > 1), plus 2u for
-// the final rounding and for math functions that may differ by an ulp between libraries.
-inline double own_relative_error(double u, int64_t reduction_length) {
+// A computing node's own relative error: c*u_acc*sqrt(K) for its reduction (K > 1) in the
+// precision it accumulates in, plus 2u of the output type for the final rounding and for
+// math functions that may differ by an ulp between libraries.
+inline double own_relative_error(double u, double u_accumulate, int64_t reduction_length) {
   const double reduction = reduction_length > 1 ? kReductionConstant * std::sqrt(static_cast<double>(reduction_length)) : 0;
-  return u * (reduction + 2);
+  return u_accumulate * reduction + 2 * u;
 }
 
 // What the rules see of one input or output: shape and magnitude when known.
@@ -42,6 +44,8 @@ struct OperandView {
   std::optional<std::vector<int64_t>> shape;
   std::optional<double> max_abs;
   double relative = 0;  // of inputs: the error accumulated so far
+  bool saturated = false;
+  std::string not_estimable;  // why its error cannot be estimated, or empty
 };
 
 OpClass classify(const ir::Node& node, DataType output_dtype, const std::vector<OperandView>& inputs);
@@ -56,5 +60,10 @@ double inherited_relative(const ir::Node& node, const std::vector<OperandView>& 
 
 // Unit roundoff of a dtype: 2^-24 float32, 2^-11 float16, 2^-8 bfloat16, 2^-53 float64, 0 else.
 double unit_roundoff(DataType dtype);
+
+// Unit roundoff of the precision sums of `dtype` are accumulated in: float16 and bfloat16
+// have no arithmetic of their own on CPUs, so engines widen them to float32 (twinrt's ops;
+// ONNX Runtime inserts casts) and round once at the end.
+double accumulation_roundoff(DataType dtype);
 
 }  // namespace twinrt::parity

@@ -169,4 +169,15 @@ std::string format_shape(const std::vector<int64_t>& shape) {
   return out;
 }
 
+std::string format_expected(const std::optional<ExpectedError>& expected) {
+  if (!expected) return "-";
+  if (!expected->not_estimable.empty()) return "n/a";
+  return (expected->saturated ? ">=" : "") + format_number(expected->absolute);
+}
+
+std::optional<double> estimated_absolute(const std::optional<ExpectedError>& expected) {
+  if (!expected || !expected->not_estimable.empty()) return std::nullopt;
+  return expected->absolute;
+}
+
 }  // namespace twinrt::parity

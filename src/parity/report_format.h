@@ -46,6 +46,12 @@ const LayerEntry* first_divergence_layer(const Report& report);
 // own errors (negative) last.
 std::vector<const LayerEntry*> layers_by_own_over_budget(const Report& report);
 
+// The expected float error of an output as shown: "-" (unknown), "n/a" (not estimable),
+// ">=X" (saturated: at least as large as the values) or "X".
+std::string format_expected(const std::optional<ExpectedError>& expected);
+// The absolute expected error when it was estimated (saturated included), else nullopt.
+std::optional<double> estimated_absolute(const std::optional<ExpectedError>& expected);
+
 // "1x3x224x224"; "scalar" for rank 0.
 std::string format_shape(const std::vector<int64_t>& shape);
 

@@ -49,6 +49,10 @@ Cell txt(const std::string& s) { return {html_escape(s)}; }
 Cell num(double v) { return {html_escape(format_number(v)), true}; }
 Cell count(int64_t v) { return {std::to_string(v), true}; }
 Cell code(const std::string& s) { return {"<code>" + html_escape(s) + "</code>"}; }
+Cell expected_cell(const std::optional<ExpectedError>& e) {
+  const std::string why = e && !e->not_estimable.empty() ? ": " + e->not_estimable : "";
+  return {html_escape(format_expected(e) + why), why.empty()};
+}
 
 std::string verdict_span(bool passed, const std::string& label) {
   return std::string("<span class=\"") + (passed ? "pass" : "fail") + "\">" + html_escape(label) + "</span>";
@@ -142,7 +146,7 @@ std::string results_section(const Report& report) {
                     {verdict_span(c.verdict.passed, verdict_label(c.verdict)) +
                      (c.verdict.passed ? "" : "<br>" + html_escape(c.verdict.summary))},
                     txt(c.verdict.passed ? "" : minimum_passing(c.verdict)),
-                    num(m.max_abs), c.expected ? num(c.expected->absolute) : Cell{"-", true},
+                    num(m.max_abs), expected_cell(c.expected),
                     num(m.mean_abs), num(m.max_rel), num(m.mean_rel), num(m.mse), num(m.rmse_relative),
                     num(m.cosine), num(m.sqnr_db), num(m.max_ulp), num(m.p99_ulp),
                     num(m.fraction_out_of_tolerance), count(m.nan_mismatches), count(m.inf_mismatches),
@@ -180,8 +184,7 @@ std::string histograms_section(const Report& report) {
     out += "<h3>" + html_escape(c.output) + "</h3>";
     for (const OutputComparison& same : report.outputs) {
       if (same.output != c.output) continue;
-      const std::optional<double> expected =
-          same.expected ? std::optional<double>(same.expected->absolute) : std::nullopt;
+      const std::optional<double> expected = estimated_absolute(same.expected);
       out += "<figure>" + svg_error_histogram(same.metrics.histogram, expected) + "<figcaption>" +
              html_escape(same.engine + " vs " + report.baseline + ": max abs " + format_number(same.metrics.max_abs) +
                          (expected ? ", expected " + format_number(*expected) : "")) +

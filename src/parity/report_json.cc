@@ -57,6 +57,8 @@ json metrics_json(const TensorMetrics& m) {
           {"sqnr_db", json_number(m.sqnr_db)},
           {"max_ulp", json_number(m.max_ulp)},
           {"p99_ulp", json_number(m.p99_ulp)},
+          {"range_ulp_fp16", json_number(m.range_ulp_fp16)},
+          {"range_steps_int8", json_number(m.range_steps_int8)},
           {"fraction_out_of_tolerance", json_number(m.fraction_out_of_tolerance)},
           {"nan_mismatches", m.nan_mismatches},
           {"inf_mismatches", m.inf_mismatches},
@@ -96,7 +98,9 @@ json expected_json(const std::optional<ExpectedError>& e) {
   return {{"own_reduction_length", e->own_reduction_length},
           {"own_relative", json_number(e->own_relative)},
           {"relative", json_number(e->relative)},
-          {"absolute", json_number(e->absolute)}};
+          {"absolute", json_number(e->absolute)},
+          {"saturated", e->saturated},
+          {"not_estimable", e->not_estimable.empty() ? json(nullptr) : text(e->not_estimable)}};
 }
 
 json engine_json(const EngineEntry& e) {

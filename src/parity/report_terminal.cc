@@ -124,10 +124,25 @@ std::string comparison_table(const Report& report) {
                                        {"verdict", 24}};
   std::string out = header_row(columns);
   for (const OutputComparison& c : report.outputs) {
-    const std::string expected = c.expected ? format_number(c.expected->absolute) : "-";
-    out += row(columns, {c.output, c.engine, format_number(c.metrics.max_abs), expected,
+    out += row(columns, {c.output, c.engine, format_number(c.metrics.max_abs), format_expected(c.expected),
                          format_number(c.metrics.cosine), format_number(c.metrics.max_ulp),
                          verdict_label(c.verdict)});
+  }
+  return out;
+}
+
+// Why an expected error is n/a or only a lower bound, once per output.
+std::string expected_notes(const Report& report) {
+  std::string out;
+  std::vector<std::string> seen;
+  for (const OutputComparison& c : report.outputs) {
+    if (!c.expected || std::find(seen.begin(), seen.end(), c.output) != seen.end()) continue;
+    seen.push_back(c.output);
+    if (!c.expected->not_estimable.empty())
+      out += wrapped("expected error of " + c.output + ": not estimable,", c.expected->not_estimable, 2);
+    else if (c.expected->saturated)
+      out += wrapped("expected error of " + c.output + ":",
+                     "saturated (rounding alone may move it as much as its largest value)", 2);
   }
   return out;
 }
@@ -204,7 +219,7 @@ std::string render_terminal(const Report& report) {
   std::string out;
   const bool localize = report.command == "localize";
   if (localize) out += first_divergence_line(report);
-  out += header(report) + "\n" + comparison_table(report);
+  out += header(report) + "\n" + comparison_table(report) + expected_notes(report);
   out += summary(report) + failures(report) + engine_errors(report);
   if (!report.layers.empty()) {
     if (!localize) out += "\n" + first_divergence_line(report);
