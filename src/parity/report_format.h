@@ -33,6 +33,13 @@ const char* bound_symbol(Check::Bound bound);  // "<=", ">=", "<", ">"
 
 // "PASS (numeric)" / "FAIL (task)".
 std::string verdict_label(const Verdict& verdict);
+// The verdict label, or "WITHIN NOISE" when the policy failed but the difference is within
+// the model's own noise floor.
+std::string comparison_label(const OutputComparison& comparison);
+// Passed its policy or is within the model's own noise floor.
+bool comparison_passed(const OutputComparison& comparison);
+// "max abs 0.9 (cosine 0.99) under inputs moved by up to 2 ULPs, 3 runs".
+std::string noise_floor_text(const NoiseFloor& floor);
 
 // The comparison's bound for `metric` among its checks (kAtMost when no check names it),
 // so minimum passing tolerances print with the right direction.

@@ -143,8 +143,9 @@ std::string results_section(const Report& report) {
   for (const OutputComparison& c : report.outputs) {
     const TensorMetrics& m = c.metrics;
     rows.push_back({txt(c.output), txt(c.engine), txt(c.policy),
-                    {verdict_span(c.verdict.passed, verdict_label(c.verdict)) +
-                     (c.verdict.passed ? "" : "<br>" + html_escape(c.verdict.summary))},
+                    {verdict_span(comparison_passed(c), comparison_label(c)) +
+                     (c.verdict.passed ? "" : "<br>" + html_escape(c.verdict.summary)) +
+                     (c.noise_floor ? "<br>noise floor: " + html_escape(noise_floor_text(*c.noise_floor)) : "")},
                     txt(c.verdict.passed ? "" : minimum_passing(c.verdict)),
                     num(m.max_abs), expected_cell(c.expected),
                     num(m.mean_abs), num(m.max_rel), num(m.mean_rel), num(m.mse), num(m.rmse_relative),
@@ -152,7 +153,7 @@ std::string results_section(const Report& report) {
                     num(m.fraction_out_of_tolerance), count(m.nan_mismatches), count(m.inf_mismatches),
                     count(m.exact_mismatches), txt(task_metrics(m)), txt(m.dtype), txt(format_shape(m.shape)),
                     count(m.count)});
-    failed.push_back(!c.verdict.passed);
+    failed.push_back(!comparison_passed(c));
     for (const CheckResult& r : c.verdict.checks) {
       check_rows.push_back({txt(c.output), txt(c.engine), txt(layer_name(r.check.layer)),
                             txt(r.check.metric + " " + bound_symbol(r.check.bound) + " " +
@@ -188,7 +189,7 @@ std::string histograms_section(const Report& report) {
       out += "<figure>" + svg_error_histogram(same.metrics.histogram, expected) + "<figcaption>" +
              html_escape(same.engine + " vs " + report.baseline + ": max abs " + format_number(same.metrics.max_abs) +
                          (expected ? ", expected " + format_number(*expected) : "")) +
-             " &middot; " + verdict_span(same.verdict.passed, verdict_label(same.verdict)) + "</figcaption></figure>";
+             " &middot; " + verdict_span(comparison_passed(same), comparison_label(same)) + "</figcaption></figure>";
     }
   }
   return out;
@@ -202,13 +203,13 @@ std::vector<Cell> layer_row(const LayerEntry& l) {
   return {count(l.topo_index), txt(l.node), txt(l.op), txt(l.tensor), txt(format_shape(l.shape)),
           code(l.attributes), measured ? num(l.own_error) : Cell{"n/a", true}, num(l.inherited_error),
           num(l.total_error), num(l.budget), measured ? num(l.own_over_budget) : Cell{"n/a", true},
-          txt(l.own_source), txt(carried)};
+          txt(l.own_source), txt(carried), l.noise < 0 ? Cell{"-", true} : num(l.noise)};
 }
 
 std::string layers_section(const Report& report) {
   const std::vector<std::string> headers = {"#", "node", "op", "tensor", "shape", "attributes", "own error",
                                             "inherited", "total", "budget", "own / budget", "own measured on",
-                                            "carried to outputs"};
+                                            "carried to outputs", "noise"};
   const LayerEntry* divergence = first_divergence_layer(report);
   std::vector<std::vector<Cell>> ranked_rows, all_rows;
   std::vector<bool> ranked_marks, all_marks;
