@@ -156,7 +156,8 @@ class Walker {
         return;
       case OpClass::kCompute:
         e.own_reduction_length = reduction_length(node, inputs, output);
-        e.own_relative = own_relative_error(u, accumulation_roundoff(output.dtype), e.own_reduction_length);
+        e.own_relative = own_relative_error(u, accumulation_roundoff(output.dtype), e.own_reduction_length,
+                                            final_rounding_units(node));
         e.relative = std::hypot(e.own_relative, inherited_relative(node, inputs, output));
         return;
       case OpClass::kNarrowingCast:

@@ -198,7 +198,7 @@ Result<Report> localize(const LocalizeSetup& s) {
     }
     // The model's own movement: A's chunk model (still loaded) on inputs moved by a few ULPs.
     for (int r = 0; s.noise && r < s.noise->runs; ++r) {
-      const InputCase moved = perturbed_case(s.input, s.noise->ulps, s.noise->seed + static_cast<uint64_t>(r));
+      const InputCase moved = perturbed_case(s.input, s.noise->ulps, noise_seed(*s.noise, r, 0));
       ASSIGN_OR_RETURN(engines::TensorMap vp, a.engine->run(moved.tensors, {}));
       TRY(check_returned(vp, chunks[k], s.label_a + " (noise floor rerun)"));
       for (const auto& t : chunks[k]) {

@@ -80,7 +80,7 @@ Result<std::map<std::string, NoiseFloor>> measure_noise_floor(const std::string&
   for (int r = 0; r < settings.runs; ++r) {
     InputSet moved = inputs;
     for (size_t c = 0; c < moved.cases.size(); ++c)
-      moved.cases[c] = perturbed_case(inputs.cases[c], settings.ulps, settings.seed + r * 1000003 + c);
+      moved.cases[c] = perturbed_case(inputs.cases[c], settings.ulps, noise_seed(settings, r, c));
     EngineRun rerun = run_cases(*engine, baseline.entry.name, model_path, moved, outputs);
     if (!rerun.entry.ok) return Status(rerun.failure, "noise floor rerun of " + engine_name + ": " + rerun.entry.error);
     for (size_t c = 0; c < rerun.per_case.size() && c < baseline.per_case.size(); ++c)
@@ -95,6 +95,10 @@ Result<std::map<std::string, NoiseFloor>> measure_noise_floor(const std::string&
       }
   }
   return floors;
+}
+
+uint64_t noise_seed(const NoiseSettings& settings, int run, size_t case_index) {
+  return settings.seed + static_cast<uint64_t>(run) * 1000003 + case_index;
 }
 
 void judge_against_noise_floor(OutputComparison& c, const NoiseFloor& floor) {

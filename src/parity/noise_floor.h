@@ -26,6 +26,9 @@ struct NoiseSettings {
 // tensors unchanged, finite values never pushed to infinity. The same seed gives the same case.
 InputCase perturbed_case(const InputCase& input, int ulps, uint64_t seed);
 
+// The seed of rerun `run` of case `case_index`, so compare and localize perturb alike.
+uint64_t noise_seed(const NoiseSettings& settings, int run, size_t case_index);
+
 // Reruns `engine_name` on every case perturbed, settings.runs times, and returns per output
 // the largest movement from `baseline`'s outputs. Fails when the engine fails on a rerun.
 Result<std::map<std::string, NoiseFloor>> measure_noise_floor(const std::string& engine_name,

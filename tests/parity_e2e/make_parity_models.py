@@ -138,7 +138,7 @@ def main():
     a = p.parse_args()
     os.makedirs(a.out_dir, exist_ok=True)
     onnx.save(fp16_conv(a.size, a.blocks), os.path.join(a.out_dir, "fp16_conv.onnx"))
-    onnx.save(fp16_conv(64, 4), os.path.join(a.out_dir, "fp16_small.onnx"))
+    onnx.save(fp16_conv(64, 1), os.path.join(a.out_dir, "fp16_small.onnx"))
     onnx.save(dq_chain(), os.path.join(a.out_dir, "dq_chain.onnx"))
 
 
