@@ -1,8 +1,10 @@
 #include "parity/expected_outputs.h"
 
 #include <algorithm>
+#include <set>
 
 #include "io/temp_dir.h"
+#include "ir/graph_order.h"
 #include "onnx/loader.h"
 #include "onnx/writer.h"
 
@@ -50,13 +52,33 @@ std::map<std::string, ExpectedError> expected_output_errors(const std::string& m
   std::map<std::string, TensorSummary> summaries;
   for (const auto& [name, t] : input.tensors) summaries[name] = summarize(t);
   const auto chunks = split_by_bytes(names, exposed->bytes, chunk_bytes);
+  // Values later chunks read are kept and fed to them, so each chunk computes only its nodes.
+  std::map<std::string, size_t> chunk_of, last_reader;
+  for (size_t i = 0; i < chunks.size(); ++i)
+    for (const auto& name : chunks[i]) chunk_of[name] = i;
+  for (const ir::Node& node : exposed->model.graph->nodes) {
+    size_t at = 0;
+    for (const auto& o : node.outputs)
+      if (auto it = chunk_of.find(o); it != chunk_of.end()) at = std::max(at, it->second);
+    std::set<std::string> reads;
+    ir::collect_node_reads(node, reads);
+    for (const auto& r : reads) last_reader[r] = std::max(last_reader[r], at);
+  }
+  engines::TensorMap carry;
   for (size_t i = 0; i < chunks.size(); ++i) {
-    auto part = model_with_outputs(*exposed, chunks[i]);
+    std::vector<std::string> fed;
+    auto part = model_with_outputs(*exposed, chunks[i], carry, &fed);
     if (!part) return {};
+    InputCase feeds = input;
+    for (const auto& name : fed) feeds.tensors[name] = carry.at(name);
     // A file per chunk: a loaded session may map the previous one.
-    auto values = run_model(**engine, "twinrt-ref", *part, (*dir)->file("chunk_" + std::to_string(i) + ".onnx"), input);
+    auto values = run_model(**engine, "twinrt-ref", *part, (*dir)->file("chunk_" + std::to_string(i) + ".onnx"), feeds);
     if (!values) return {};
-    for (const auto& [name, t] : *values) summaries[name] = summarize(t);
+    for (const auto& [name, t] : *values) {
+      summaries[name] = summarize(t);
+      if (last_reader.count(name) && last_reader[name] > i) carry[name] = t;
+    }
+    for (auto it = carry.begin(); it != carry.end();) it = last_reader[it->first] <= i ? carry.erase(it) : std::next(it);
   }
   for (const auto& [name, t] : parameter_values(*model->graph)) summaries[name] = summarize(t);
   auto expected = expected_errors(*model->graph, summaries);

@@ -86,7 +86,8 @@ Result<ExposedModel> expose_intermediates(ir::Model model, const std::map<std::s
   return out;
 }
 
-Result<ir::Model> model_with_outputs(const ExposedModel& exposed, const std::vector<std::string>& outputs) {
+Result<ir::Model> model_with_outputs(const ExposedModel& exposed, const std::vector<std::string>& outputs,
+                                     const std::map<std::string, Tensor>& given, std::vector<std::string>* fed) {
   ir::Model model = exposed.model;
   model.graph = std::make_shared<ir::Graph>(*exposed.model.graph);
   ir::Graph& g = *model.graph;
@@ -100,14 +101,15 @@ Result<ir::Model> model_with_outputs(const ExposedModel& exposed, const std::vec
     g.outputs.push_back(it->second);
     needed.insert(name);
   }
-  // Walk back from the outputs: a node is kept when something needed is one of its outputs.
+  // Walk back from the outputs: a node is kept when something needed and not given is one
+  // of its outputs.
   std::vector<bool> keep(g.nodes.size(), false);
   for (size_t i = g.nodes.size(); i-- > 0;) {  // nodes as loaded may be out of order: repeat
     bool changed = false;
     for (size_t j = g.nodes.size(); j-- > 0;) {
       if (keep[j]) continue;
       for (const auto& o : g.nodes[j].outputs) {
-        if (o.empty() || !needed.count(o)) continue;
+        if (o.empty() || !needed.count(o) || given.count(o)) continue;
         keep[j] = changed = true;
         ir::collect_node_reads(g.nodes[j], needed);
         break;
@@ -119,6 +121,11 @@ Result<ir::Model> model_with_outputs(const ExposedModel& exposed, const std::vec
   for (size_t j = 0; j < g.nodes.size(); ++j)
     if (keep[j]) kept.push_back(std::move(g.nodes[j]));
   g.nodes = std::move(kept);
+  for (const auto& [name, tensor] : given) {
+    if (!needed.count(name)) continue;
+    g.inputs.push_back(ir::ValueInfo{name, type_of(tensor), ""});
+    if (fed) fed->push_back(name);
+  }
   return model;
 }
 

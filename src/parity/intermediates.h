@@ -38,8 +38,12 @@ std::map<std::string, Tensor> parameter_values(const ir::Graph& graph);
 Result<ExposedModel> expose_intermediates(ir::Model model, const std::map<std::string, int64_t>& dims = {});
 
 // `exposed.model` with exactly `outputs` (graph outputs of it) as graph outputs and only the
-// nodes they need, so an engine computes and holds no more than that.
-Result<ir::Model> model_with_outputs(const ExposedModel& exposed, const std::vector<std::string>& outputs);
+// nodes they need, so an engine computes and holds no more than that. Values in `given`
+// (computed by an earlier run) become graph inputs where the kept nodes read them, so
+// what came before them is not computed again; `fed` receives their names.
+Result<ir::Model> model_with_outputs(const ExposedModel& exposed, const std::vector<std::string>& outputs,
+                                     const std::map<std::string, Tensor>& given = {},
+                                     std::vector<std::string>* fed = nullptr);
 
 // The own-error model: each node's outputs are renamed with kOwnSuffix and every value it
 // reads that another node produces becomes a graph input, typed from `values` (the other

@@ -109,6 +109,25 @@ Status check_returned(const engines::TensorMap& values, const std::vector<std::s
   return Status::ok();
 }
 
+// `input` plus the carried values a chunk model takes as inputs.
+InputCase with_values(const InputCase& input, const engines::TensorMap& carried, const std::vector<std::string>& fed) {
+  InputCase out = input;
+  for (const auto& name : fed) out.tensors[name] = carried.at(name);
+  return out;
+}
+
+// After chunk k: the values of `fresh` read by later chunks join `carry`; those no later
+// chunk reads leave it.
+void keep_carried(engines::TensorMap& carry, const engines::TensorMap& fresh,
+                  const std::map<std::string, size_t>& last_reader, size_t k) {
+  for (const auto& [name, t] : fresh)
+    if (auto it = last_reader.find(name); it != last_reader.end() && it->second > k) carry[name] = t;
+  for (auto it = carry.begin(); it != carry.end();) {
+    auto reader = last_reader.find(it->first);
+    it = reader == last_reader.end() || reader->second <= k ? carry.erase(it) : std::next(it);
+  }
+}
+
 // What one chunk measured of a tensor; its values are released with the chunk.
 struct Measured {
   double total = 0;
@@ -161,29 +180,49 @@ Result<Report> localize(const LocalizeSetup& s) {
   for (const auto& o : g.outputs) graph_outputs.insert(o.name);
   const auto chunks = split_by_bytes(compared, b.exposed.bytes, std::max<int64_t>(s.max_memory_bytes / 4, 1));
 
+  // The last chunk whose nodes read each tensor: a run keeps its own values until then and
+  // feeds them to its later chunk models, so each chunk computes only its own nodes.
+  std::map<std::string, size_t> last_reader;
+  for (size_t k = 0; k < chunks.size(); ++k)
+    for (const auto& t : chunks[k]) {
+      std::set<std::string> reads;
+      ir::collect_node_reads(*producer.at(t), reads);
+      for (const auto& r : reads) last_reader[r] = k;
+    }
+  const int noise_runs = s.noise ? s.noise->runs : 0;
+  std::vector<InputCase> moved_inputs;
+  for (int r = 0; r < noise_runs; ++r) moved_inputs.push_back(perturbed_case(s.input, s.noise->ulps, noise_seed(*s.noise, r, 0)));
+
   std::map<std::string, TensorSummary> summaries;
   for (const auto& [name, t] : s.input.tensors) summaries[name] = summarize(t);
   std::map<std::string, Measured> measured;
   std::map<std::string, NoiseFloor> output_noise;
   engines::TensorMap outputs_a, outputs_b;  // graph outputs, kept for the output comparison
+  engines::TensorMap carry_a, carry_b;      // each run's values that later chunks read
+  std::vector<engines::TensorMap> carry_moved(static_cast<size_t>(noise_runs));
   OwnErrorRunner own(s, b);
   size_t tensors_done = 0;
   for (size_t k = 0; k < chunks.size(); ++k) {
     const std::set<std::string> chunk(chunks[k].begin(), chunks[k].end());
-    // A also returns what the chunk's nodes read from earlier chunks: the own-error feeds.
+    // A also returns what the chunk's nodes read from elsewhere and it does not carry: the
+    // own-error feeds.
     std::vector<std::string> a_outputs = chunks[k];
     std::set<std::string> reads;
     for (const auto& t : chunks[k]) ir::collect_node_reads(*producer.at(t), reads);
     for (const auto& r : reads)
-      if (producer.count(r) && !chunk.count(r) && a.names.count(r)) a_outputs.push_back(r);
+      if (producer.count(r) && !chunk.count(r) && !carry_a.count(r) && a.names.count(r)) a_outputs.push_back(r);
     const std::string tag = std::to_string(k) + ".onnx";
-    ASSIGN_OR_RETURN(ir::Model model_ak, model_with_outputs(a.exposed, a_outputs));
-    ASSIGN_OR_RETURN(engines::TensorMap va, run_model(*a.engine, s.label_a, model_ak, s.work_dir + "/a_" + tag, s.input));
-    ASSIGN_OR_RETURN(ir::Model model_bk, model_with_outputs(b.exposed, chunks[k]));
-    ASSIGN_OR_RETURN(engines::TensorMap vb, run_model(*b.engine, s.label_b, model_bk, s.work_dir + "/b_" + tag, s.input));
+    std::vector<std::string> fed_a, fed_b;
+    ASSIGN_OR_RETURN(ir::Model model_ak, model_with_outputs(a.exposed, a_outputs, carry_a, &fed_a));
+    ASSIGN_OR_RETURN(engines::TensorMap va,
+                     run_model(*a.engine, s.label_a, model_ak, s.work_dir + "/a_" + tag, with_values(s.input, carry_a, fed_a)));
+    ASSIGN_OR_RETURN(ir::Model model_bk, model_with_outputs(b.exposed, chunks[k], carry_b, &fed_b));
+    ASSIGN_OR_RETURN(engines::TensorMap vb,
+                     run_model(*b.engine, s.label_b, model_bk, s.work_dir + "/b_" + tag, with_values(s.input, carry_b, fed_b)));
     TRY(check_returned(va, a_outputs, s.label_a));
     TRY(check_returned(vb, chunks[k], s.label_b));
     engines::TensorMap from = va;
+    for (const auto& [name, t] : carry_a) from.emplace(name, t);
     for (const auto& [name, t] : s.input.tensors) from.emplace(name, t);
     ASSIGN_OR_RETURN(engines::TensorMap vo, own.run(model_b, from, chunk, s.work_dir + "/own_" + tag));
     for (const auto& t : chunks[k]) {
@@ -196,22 +235,27 @@ Result<Report> localize(const LocalizeSetup& s) {
         outputs_b.emplace(t, vb.at(t));
       }
     }
-    // The model's own movement: A's chunk model (still loaded) on inputs moved by a few ULPs.
-    for (int r = 0; s.noise && r < s.noise->runs; ++r) {
-      const InputCase moved = perturbed_case(s.input, s.noise->ulps, noise_seed(*s.noise, r, 0));
-      ASSIGN_OR_RETURN(engines::TensorMap vp, a.engine->run(moved.tensors, {}));
+    // The model's own movement: A's chunk model (still loaded) on inputs moved by a few ULPs,
+    // fed with its own earlier values from the same moved inputs.
+    for (int r = 0; r < noise_runs; ++r) {
+      engines::TensorMap& moved_carry = carry_moved[static_cast<size_t>(r)];
+      ASSIGN_OR_RETURN(engines::TensorMap vp,
+                       a.engine->run(with_values(moved_inputs[static_cast<size_t>(r)], moved_carry, fed_a).tensors, {}));
       TRY(check_returned(vp, chunks[k], s.label_a + " (noise floor rerun)"));
       for (const auto& t : chunks[k]) {
         Measured& m = measured[t];
         m.noise = std::max(m.noise, max_abs_difference(va.at(t), vp.at(t)));
-        if (!graph_outputs.count(t)) continue;
-        auto moved_metrics = compare_tensors(va.at(t), vp.at(t), CompareOptions{});
-        if (!moved_metrics) continue;
-        NoiseFloor& floor = output_noise.emplace(t, NoiseFloor{s.noise->runs, s.noise->ulps, 0, 1}).first->second;
-        floor.max_abs = std::max(floor.max_abs, m.noise);
-        floor.cosine = std::min(floor.cosine, moved_metrics->cosine);
+        if (graph_outputs.count(t)) {
+          auto moved_metrics = compare_tensors(va.at(t), vp.at(t), CompareOptions{});
+          NoiseFloor& floor = output_noise.emplace(t, NoiseFloor{noise_runs, s.noise->ulps, 0, 1}).first->second;
+          floor.max_abs = std::max(floor.max_abs, m.noise);
+          if (moved_metrics) floor.cosine = std::min(floor.cosine, moved_metrics->cosine);
+        }
       }
+      keep_carried(moved_carry, vp, last_reader, k);
     }
+    keep_carried(carry_a, va, last_reader, k);
+    keep_carried(carry_b, vb, last_reader, k);
     tensors_done += chunks[k].size();
     if (s.progress) s.progress(k + 1, chunks.size(), tensors_done, compared.size());
   }
