@@ -42,8 +42,8 @@ Result<std::map<std::string, NoiseFloor>> measure_noise_floor(const std::string&
 // (max abs at most the floor's, cosine at least the floor's): sets within_noise_floor.
 void judge_against_noise_floor(OutputComparison& comparison, const NoiseFloor& floor);
 
-// max |a - b| over two tensors of the same shape; +inf when they cannot be compared or when
-// NaN/Inf appear on one side only.
+// max |a - b| over two tensors of the same shape (integers: plus the number of elements
+// that differ); +inf when they cannot be compared or when NaN/Inf appear on one side only.
 double max_abs_difference(const Tensor& a, const Tensor& b);
 
 }  // namespace twinrt::parity

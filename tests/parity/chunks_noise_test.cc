@@ -113,5 +113,14 @@ TEST(NoiseFloor, WithinOnlyWhenThePolicyFailedAndTheGapIsNoLarger) {
   EXPECT_FALSE(c.within_noise_floor);
 }
 
+TEST(MaxAbsDifference, FiniteGapsNonFiniteMismatchesAndIntegers) {
+  auto f = [](std::vector<float> v) { return Tensor::from_vector<float>({static_cast<int64_t>(v.size())}, v).value(); };
+  EXPECT_DOUBLE_EQ(max_abs_difference(f({1, NAN, INFINITY}), f({1.5f, NAN, INFINITY})), 0.5);  // same NaN, same Inf
+  EXPECT_TRUE(std::isinf(max_abs_difference(f({1, 2}), f({1, NAN}))));
+  EXPECT_TRUE(std::isinf(max_abs_difference(f({1, 2}), f({1, 2, 3}))));  // shapes differ
+  auto i = [](std::vector<int64_t> v) { return Tensor::from_vector<int64_t>({static_cast<int64_t>(v.size())}, v).value(); };
+  EXPECT_DOUBLE_EQ(max_abs_difference(i({1, 5, 7}), i({2, 5, 9})), 2 + 2);  // largest gap 2, two elements differ
+}
+
 }  // namespace
 }  // namespace twinrt::parity
