@@ -8,6 +8,7 @@
 #include "cli/version.h"
 #include "parity/comparison.h"
 #include "parity/expected_outputs.h"
+#include "parity/noise_floor.h"
 #include "parity/preprocess_check.h"
 
 namespace twinrt::cli {
@@ -66,6 +67,8 @@ int compare(const CompareFlags& f) {
   if (!options) return report_error(options.status());
   auto policies = load_policies(f);
   if (!policies) return report_error(policies.status());
+  auto noise = noise_settings(f.parity);
+  if (!noise) return report_error(noise.status());
   if (f.preprocess_check && spec->images.empty())
     return report_error(invalid_argument("--preprocess-check needs an --image and a --preprocess spec"));
 
@@ -96,11 +99,21 @@ int compare(const CompareFlags& f) {
     if (!runs.back().entry.ok) report.passed = false;
   }
   const auto expected = parity::expected_output_errors(f.parity.models[0], inputs->cases.front(), *options);
+  std::map<std::string, parity::NoiseFloor> floors;
+  if (*noise && runs[0].entry.ok) {
+    std::fprintf(stderr, "rerunning %s on inputs moved by up to %d ULPs (%d runs)...\n", runs[0].entry.name.c_str(),
+                 (*noise)->ulps, (*noise)->runs);
+    auto measured = parity::measure_noise_floor(planned->front().engine, *options, planned->front().model, *inputs,
+                                                runs[0], io->outputs, **noise);
+    if (!measured) return report_error(measured.status());
+    floors = std::move(*measured);
+  }
   for (size_t i = 1; i < runs.size(); ++i) {
     auto outputs = parity::compare_runs(runs[0], runs[i], io->outputs, *policies, expected);
     if (!outputs) return report_error(outputs.status());
     for (auto& o : *outputs) {
-      report.passed &= o.verdict.passed;
+      if (auto it = floors.find(o.output); it != floors.end()) parity::judge_against_noise_floor(o, it->second);
+      report.passed &= o.verdict.passed || o.within_noise_floor;
       report.outputs.push_back(std::move(o));
     }
   }

@@ -22,6 +22,22 @@ void add_parity_flags(CLI::App* cmd, ParityFlags& f) {
   cmd->add_option("--json", f.json_path, "write the report as JSON to this file");
   cmd->add_option("--html", f.html_path, "write the report as a self-contained HTML page");
   add_input_set_flags(cmd, f.inputs);
+  cmd->add_flag("--noise-floor", f.noise_floor,
+                "also rerun the baseline on inputs moved by a few ULPs: how much the model itself moves");
+  cmd->add_option("--noise-runs", f.noise_runs, "perturbed reruns for --noise-floor (default 3)");
+  cmd->add_option("--noise-ulps", f.noise_ulps, "largest input perturbation for --noise-floor, in ULPs (default 2)");
+}
+
+Result<std::optional<parity::NoiseSettings>> noise_settings(const ParityFlags& f) {
+  if (f.noise_runs < 1 || f.noise_runs > 100)
+    return invalid_argument("--noise-runs must be between 1 and 100, got " + std::to_string(f.noise_runs));
+  if (f.noise_ulps < 1 || f.noise_ulps > 1000)
+    return invalid_argument("--noise-ulps must be between 1 and 1000, got " + std::to_string(f.noise_ulps));
+  if (!f.noise_floor) return std::optional<parity::NoiseSettings>();
+  parity::NoiseSettings n;
+  n.runs = f.noise_runs;
+  n.ulps = f.noise_ulps;
+  return std::optional<parity::NoiseSettings>(n);
 }
 
 namespace {

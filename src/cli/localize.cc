@@ -1,7 +1,11 @@
 // `twinrt localize MODEL --engines A,B` and `twinrt localize MODEL_A MODEL_B [--engine E]`:
 // the node where two runs first diverge, with each node's own and inherited error.
 // Exit 0 when no node's own error exceeds its float budget, 1 when one does, 2 on error.
+#include <unistd.h>
+
+#include <cctype>
 #include <cstdio>
+#include <string>
 
 #include "cli/command.h"
 #include "cli/compare_flags.h"
@@ -13,7 +17,53 @@
 namespace twinrt::cli {
 namespace {
 
-Result<parity::Report> run_localize(const ParityFlags& f) {
+struct LocalizeFlags {
+  ParityFlags parity;
+  const CLI::Option* max_memory = nullptr;  // may be registered by the shared limit flags
+  std::string max_memory_text;
+  bool progress = false;
+};
+
+// "2G", "512M", "100000": bytes, K/M/G/T as powers of 1024.
+Result<int64_t> parse_memory(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  const std::string suffix = text.substr(digits);
+  int shift = -1;
+  if (suffix.empty()) shift = 0;
+  else if (suffix == "K" || suffix == "k") shift = 10;
+  else if (suffix == "M" || suffix == "m") shift = 20;
+  else if (suffix == "G" || suffix == "g") shift = 30;
+  else if (suffix == "T" || suffix == "t") shift = 40;
+  if (digits == 0 || digits > 12 || shift < 0)
+    return invalid_argument("--max-memory: expected bytes or a size like 512M or 4G, got '" + text + "'");
+  const int64_t value = std::stoll(text.substr(0, digits));
+  if (value <= 0 || value > (int64_t{1} << (62 - shift)))
+    return invalid_argument("--max-memory: '" + text + "' is out of range");
+  return value << shift;
+}
+
+// A bar on stderr: redrawn in place on a terminal, one line per chunk with --progress.
+std::function<void(size_t, size_t, size_t, size_t)> progress_bar(bool forced) {
+  const bool tty = isatty(STDERR_FILENO);
+  if (!tty && !forced) return nullptr;
+  return [tty](size_t done, size_t chunks, size_t tensors_done, size_t tensors) {
+    constexpr int kWidth = 30;
+    const int filled = tensors ? static_cast<int>(kWidth * tensors_done / tensors) : kWidth;
+    std::fprintf(stderr, "%slocalize [%s%s] chunk %zu/%zu, %zu/%zu tensors%s", tty ? "\r" : "",
+                 std::string(filled, '#').c_str(), std::string(kWidth - filled, '.').c_str(), done, chunks, tensors_done,
+                 tensors, tty && done < chunks ? "" : "\n");
+    std::fflush(stderr);
+  };
+}
+
+Result<parity::Report> run_localize(const LocalizeFlags& lf) {
+  const ParityFlags& f = lf.parity;
+  int64_t max_memory = parity::kDefaultLocalizeMemory;
+  if (lf.max_memory && lf.max_memory->count() > 0) {
+    ASSIGN_OR_RETURN(max_memory, parse_memory(lf.max_memory->as<std::string>()));
+  }
+  ASSIGN_OR_RETURN(auto noise, noise_settings(f));
   ASSIGN_OR_RETURN(auto planned, plan_runs(f, ""));
   if (planned.size() != 2)
     return invalid_argument("localize compares exactly two runs; --engines lists " + std::to_string(planned.size()));
@@ -32,8 +82,11 @@ Result<parity::Report> run_localize(const ParityFlags& f) {
   setup.options = options;
   setup.input = set.cases.front();
   setup.work_dir = dir->path();
-  std::fprintf(stderr, "running %s and %s with every intermediate exposed...\n", setup.label_a.c_str(),
-               setup.label_b.c_str());
+  setup.max_memory_bytes = max_memory;
+  setup.noise = noise;
+  setup.progress = progress_bar(lf.progress);
+  std::fprintf(stderr, "running %s and %s with every intermediate exposed, a chunk at a time...\n",
+               setup.label_a.c_str(), setup.label_b.c_str());
   ASSIGN_OR_RETURN(parity::Report report, parity::localize(setup));
   report.tool_version = kVersion;
   report.inputs = set.description + (set.cases.size() > 1 ? " (first case)" : "");
@@ -45,13 +98,18 @@ Result<parity::Report> run_localize(const ParityFlags& f) {
 }  // namespace
 
 Command add_localize_command(CLI::App& root) {
-  static ParityFlags flags;
+  static LocalizeFlags flags;
   CLI::App* cmd = root.add_subcommand("localize", "find the node where two engines or two models first diverge");
-  add_parity_flags(cmd, flags);
+  add_parity_flags(cmd, flags.parity);
+  flags.max_memory = cmd->get_option_no_throw("--max-memory");
+  if (!flags.max_memory)
+    flags.max_memory = cmd->add_option("--max-memory", flags.max_memory_text,
+                                       "intermediates are run in chunks of a quarter of this (default 2G)");
+  cmd->add_flag("--progress", flags.progress, "show progress on stderr even when it is not a terminal");
   return {cmd, [] {
             auto report = run_localize(flags);
             if (!report) return report_error(report.status());
-            if (Status s = emit_report(*report, flags); !s.is_ok()) return report_error(s);
+            if (Status s = emit_report(*report, flags.parity); !s.is_ok()) return report_error(s);
             return static_cast<int>(report->passed ? kExitOk : kExitFailure);
           }};
 }
