@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/input_set_flags.h"
+#include "cli/session_flags.h"
 #include "engines/engine.h"
 #include "parity/report.h"
 
@@ -21,6 +22,7 @@ struct ParityFlags {
   std::string graph_optimization;   // ONNX Runtime engines; empty = the command's default
   InputSetFlags inputs;
   std::string json_path, html_path;
+  LimitFlags limits;  // twinrt's engines, and the model and input files read
 };
 
 void add_parity_flags(CLI::App* cmd, ParityFlags& f);
