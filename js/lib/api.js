@@ -26,7 +26,13 @@ function checkOptions(o) {
   const threads = o.intraOpNumThreads;
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 0))
     throw new TwinrtError(`twinrt-web: intraOpNumThreads must be a non-negative integer, got ${threads}`, 'INVALID_ARGUMENT');
-  return { mode, threads: threads || 0, dims: o.freeDimensionOverrides || {} };
+  for (const key of ['maxTensorBytes', 'maxMemoryBytes']) {
+    const v = o[key];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
+      throw new TwinrtError(`twinrt-web: ${key} must be a positive integer (bytes), got ${v}`, 'INVALID_ARGUMENT');
+  }
+  return { mode, threads: threads || 0, dims: o.freeDimensionOverrides || {},
+    maxTensorBytes: o.maxTensorBytes || 0, maxMemoryBytes: o.maxMemoryBytes || 0 };
 }
 
 export function createApi(platform) {

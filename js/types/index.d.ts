@@ -39,6 +39,13 @@ export declare namespace InferenceSession {
     interOpNumThreads?: number;
     /** Values for symbolic dimensions, e.g. { batch: 1 }. */
     freeDimensionOverrides?: { readonly [dimensionName: string]: number };
+    /**
+     * twinrt: the largest tensor (bytes) the model or a feed may declare or make; larger
+     * ones reject the Promise with INVALID_ARGUMENT. Default: half the WebAssembly heap's maximum.
+     */
+    maxTensorBytes?: number;
+    /** twinrt: bytes for the weights, and for the values alive during a run. Default: the heap's maximum. */
+    maxMemoryBytes?: number;
     /** Files the model's external-data initializers name (path relative to the model). */
     externalData?: ReadonlyArray<{ path: string; data: Uint8Array | ArrayBuffer | string }>;
     /** Accepted for compatibility; twinrt writes no log. */

@@ -26,6 +26,7 @@ void add_parity_flags(CLI::App* cmd, ParityFlags& f) {
                 "also rerun the baseline on inputs moved by a few ULPs: how much the model itself moves");
   cmd->add_option("--noise-runs", f.noise_runs, "perturbed reruns for --noise-floor (default 3)");
   cmd->add_option("--noise-ulps", f.noise_ulps, "largest input perturbation for --noise-floor, in ULPs (default 2)");
+  add_limit_flags(cmd, f.limits);
 }
 
 Result<std::optional<parity::NoiseSettings>> noise_settings(const ParityFlags& f) {
@@ -93,9 +94,12 @@ Result<std::vector<PlannedRun>> plan_runs(const ParityFlags& f, const std::strin
 
 Result<engines::EngineOptions> engine_options(const ParityFlags& f, const std::string& default_optimization,
                                               const parity::InputSpec& spec) {
-  if (f.threads < 0) return invalid_argument("--threads must be >= 0, got " + std::to_string(f.threads));
+  if (f.threads < 0 || f.threads > kMaxThreads)
+    return invalid_argument("--threads must be between 0 (all hardware threads) and " + std::to_string(kMaxThreads) +
+                            ", got " + std::to_string(f.threads));
   engines::EngineOptions o;
   o.threads = f.threads;
+  TRY(apply_limit_flags(f.limits));
   o.graph_optimization = f.graph_optimization.empty() ? default_optimization : f.graph_optimization;
   static const char* kLevels[] = {"disabled", "basic", "extended", "all"};
   if (std::none_of(std::begin(kLevels), std::end(kLevels), [&](const char* l) { return o.graph_optimization == l; }))

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/input_set_flags.h"
+#include "cli/session_flags.h"
 #include "engines/engine.h"
 #include "parity/noise_floor.h"
 #include "parity/report.h"
@@ -27,6 +28,7 @@ struct ParityFlags {
   bool noise_floor = false;
   int noise_runs = 3;
   int noise_ulps = 2;
+  LimitFlags limits;  // twinrt's engines, and the model and input files read
 };
 
 void add_parity_flags(CLI::App* cmd, ParityFlags& f);

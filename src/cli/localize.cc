@@ -3,15 +3,17 @@
 // Exit 0 when no node's own error exceeds its float budget, 1 when one does, 2 on error.
 #include <unistd.h>
 
-#include <cctype>
 #include <cstdio>
 #include <string>
+
+#include <algorithm>
 
 #include "cli/command.h"
 #include "cli/compare_flags.h"
 #include "cli/exit_status.h"
 #include "cli/version.h"
 #include "io/temp_dir.h"
+#include "ir/resource_limits.h"
 #include "parity/localization.h"
 
 namespace twinrt::cli {
@@ -19,29 +21,8 @@ namespace {
 
 struct LocalizeFlags {
   ParityFlags parity;
-  const CLI::Option* max_memory = nullptr;  // may be registered by the shared limit flags
-  std::string max_memory_text;
   bool progress = false;
 };
-
-// "2G", "512M", "100000": bytes, K/M/G/T as powers of 1024.
-Result<int64_t> parse_memory(const std::string& text) {
-  size_t digits = 0;
-  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
-  const std::string suffix = text.substr(digits);
-  int shift = -1;
-  if (suffix.empty()) shift = 0;
-  else if (suffix == "K" || suffix == "k") shift = 10;
-  else if (suffix == "M" || suffix == "m") shift = 20;
-  else if (suffix == "G" || suffix == "g") shift = 30;
-  else if (suffix == "T" || suffix == "t") shift = 40;
-  if (digits == 0 || digits > 12 || shift < 0)
-    return invalid_argument("--max-memory: expected bytes or a size like 512M or 4G, got '" + text + "'");
-  const int64_t value = std::stoll(text.substr(0, digits));
-  if (value <= 0 || value > (int64_t{1} << (62 - shift)))
-    return invalid_argument("--max-memory: '" + text + "' is out of range");
-  return value << shift;
-}
 
 // A bar on stderr: redrawn in place on a terminal, one line per chunk with --progress.
 std::function<void(size_t, size_t, size_t, size_t)> progress_bar(bool forced) {
@@ -60,8 +41,9 @@ std::function<void(size_t, size_t, size_t, size_t)> progress_bar(bool forced) {
 Result<parity::Report> run_localize(const LocalizeFlags& lf) {
   const ParityFlags& f = lf.parity;
   int64_t max_memory = parity::kDefaultLocalizeMemory;
-  if (lf.max_memory && lf.max_memory->count() > 0) {
-    ASSIGN_OR_RETURN(max_memory, parse_memory(lf.max_memory->as<std::string>()));
+  if (!f.limits.max_memory.empty()) {  // also the sessions' limit (add_limit_flags)
+    ASSIGN_OR_RETURN(uint64_t bytes, parse_byte_size(f.limits.max_memory, "--max-memory"));
+    max_memory = static_cast<int64_t>(std::min<uint64_t>(bytes, INT64_MAX));
   }
   ASSIGN_OR_RETURN(auto noise, noise_settings(f));
   ASSIGN_OR_RETURN(auto planned, plan_runs(f, ""));
@@ -101,10 +83,6 @@ Command add_localize_command(CLI::App& root) {
   static LocalizeFlags flags;
   CLI::App* cmd = root.add_subcommand("localize", "find the node where two engines or two models first diverge");
   add_parity_flags(cmd, flags.parity);
-  flags.max_memory = cmd->get_option_no_throw("--max-memory");
-  if (!flags.max_memory)
-    flags.max_memory = cmd->add_option("--max-memory", flags.max_memory_text,
-                                       "intermediates are run in chunks of a quarter of this (default 2G)");
   cmd->add_flag("--progress", flags.progress, "show progress on stderr even when it is not a terminal");
   return {cmd, [] {
             auto report = run_localize(flags);
