@@ -4,14 +4,13 @@
 #include <cstdio>
 
 #include "cli/command.h"
-#include "cli/compare_flags.h"
 #include "cli/exit_status.h"
+#include "cli/parity_commands.h"
 #include "cli/version.h"
 #include "io/temp_dir.h"
 #include "parity/localization.h"
 
 namespace twinrt::cli {
-namespace {
 
 Result<parity::Report> run_localize(const ParityFlags& f) {
   ASSIGN_OR_RETURN(auto planned, plan_runs(f, ""));
@@ -41,8 +40,6 @@ Result<parity::Report> run_localize(const ParityFlags& f) {
   for (const auto& p : planned) report.engines.push_back({p.label, p.engine + " (every intermediate exposed)", p.model, true, "", 0});
   return report;
 }
-
-}  // namespace
 
 Command add_localize_command(CLI::App& root) {
   static ParityFlags flags;
