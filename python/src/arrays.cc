@@ -138,8 +138,10 @@ py::array tensor_to_array(Tensor t) {
   if (t.dtype() == DataType::kString) {
     py::list items;
     for (int64_t i = 0; i < t.numel(); ++i) items.append(py::str(t.data<std::string>()[i]));
-    py::array flat = py::module_::import("numpy").attr("array")(items, py::dtype("object"));
-    return flat.attr("reshape")(py::cast(t.shape()));
+    py::tuple shape(t.shape().size());
+    for (size_t i = 0; i < t.shape().size(); ++i) shape[i] = py::int_(t.shape()[i]);
+    py::array flat = py::module_::import("numpy").attr("array")(items, py::arg("dtype") = "object");
+    return flat.attr("reshape")(shape);
   }
   const py::dtype dtype = numpy_dtype(t.dtype());
   const std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());

@@ -33,8 +33,8 @@ def _parity_section(result):
         shown = ", ".join(f"{n}={'x'.join(map(str, s))}" for n, s in shapes.items())
         for o in report.outputs:
             m = o["metrics"]
-            md += (f"| {shown} | {o['engine']} | `{o['output']}` | {m['max_abs']} | {m['max_rel']} | {m['cosine']} | "
-                   f"{o['verdict']['summary']} |\n")
+            md += (f"| {shown} | {o['engine']} | `{o['output']}` | {float(m['max_abs']):.3g} | "
+                   f"{float(m['max_rel']):.3g} | {float(m['cosine']):.9f} | {o['verdict']['summary']} |\n")
         for e in report.engines:
             if not e["ok"]:
                 md += f"| {shown} | {e['name']} | | | | | failed: {e['error']} |\n"

@@ -141,15 +141,29 @@ def _provider_names(providers):
     return [CPU_PROVIDER]
 
 
-def _as_feed(name, value):
+def _as_feed(value, declared):
     """A numpy array twinrt can read in place: C-contiguous, aligned, native byte order.
-    Arrays that already are are passed without a copy."""
+    Arrays that already are are passed without a copy; other values (lists, scalars)
+    become arrays of the input's declared element type, as in onnxruntime."""
     if isinstance(value, (list, tuple)) and value and isinstance(value[0], np.ndarray):
-        return [_as_feed(name, v) for v in value]  # a sequence input
-    array = np.asarray(value)
+        return [_as_feed(v, None) for v in value]  # a sequence input
+    if isinstance(value, np.ndarray) or declared is None:
+        array = np.asarray(value)
+    else:
+        array = np.asarray(value, dtype=declared)
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     return np.require(array, requirements=("C", "A"))
+
+
+def _numpy_dtype(name):
+    """numpy's dtype for a twinrt dtype name; strings as Python objects; None when numpy has none."""
+    if name == "string":
+        return np.dtype(object)
+    try:
+        return np.dtype(name)
+    except TypeError:
+        return None  # bfloat16
 
 
 class InferenceSession:
@@ -175,6 +189,7 @@ class InferenceSession:
             lenient=lenient,
             dims=dict(options._dims))
         self._inputs = [_node_arg(i) for i in self._session.inputs]
+        self._input_dtypes = {i["name"]: _numpy_dtype(i["dtype"]) for i in self._session.inputs if i["kind"] == "tensor"}
         self._outputs = [_node_arg(o) for o in self._session.outputs]
 
     @property
@@ -226,6 +241,6 @@ class InferenceSession:
         if unknown:
             raise _twinrt.InvalidArgument(f"unknown output name(s) {', '.join(map(repr, unknown))} "
                                           f"(the model's outputs: {', '.join(known)})")
-        feeds = {str(name): _as_feed(name, value) for name, value in input_feed.items()}
+        feeds = {str(name): _as_feed(value, self._input_dtypes.get(name)) for name, value in input_feed.items()}
         results = self._session.run(feeds)
         return [results[n] for n in names]

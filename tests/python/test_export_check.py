@@ -39,7 +39,7 @@ def test_resnet18_at_two_batch_sizes_with_card(work_dir):
     assert result.model_path == str(work_dir / "resnet18" / "MODEL.onnx")
     text = card.read_text()
     assert "## Measured parity" in text and "images=2x3x64x64" in text
-    assert "| `images` | `float32[batch,3,64,64]` |" in text
+    assert "| `images` | `tensor(float32)[batch,3,64,64]` | axis 0 `batch` |" in text
     assert "No export mistakes found" in text
 
 

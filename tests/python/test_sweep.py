@@ -127,7 +127,7 @@ def test_cli_shard_and_merge_errors(mlp_path, twinrt_bin, work_dir):
     bad = subprocess.run([twinrt_bin, "compare", mlp_path, "--engines", "twinrt,twinrt-ref", "--shard", "3/3"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "--shard 3/3" in bad.stderr
-    empty = subprocess.run([twinrt_bin, "compare", mlp_path, "--engines", "twinrt,twinrt-ref", "--shard", "1/2"],
+    empty = subprocess.run([twinrt_bin, "compare", mlp_path, "--engines", "twinrt,twinrt-ref", "--shard", "0/2"],
                            capture_output=True, text=True)
     assert empty.returncode == 2 and "has no cases" in empty.stderr
     (work_dir / "not_a_report.json").write_text('{"schema_version": 1, "command": "compare"}')
