@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian marks its interpreter externally managed (PEP 668); the package goes to
 # /usr/local/lib/python3*/dist-packages, beside Debian's own, not over them.
-/usr/bin/python3 -m pip install --quiet --no-build-isolation --no-index --no-deps --break-system-packages ./python
+/usr/bin/python3 -m pip install --quiet --root-user-action=ignore --no-build-isolation --no-index --no-deps --break-system-packages ./python
 /usr/bin/python3 -c "import twinrt; print('twinrt', twinrt.__version__, 'installed for', __import__('sys').executable)"

@@ -134,3 +134,10 @@ def test_cli_shard_and_merge_errors(mlp_path, twinrt_bin, work_dir):
     merge = subprocess.run([twinrt_bin, "report", "merge", str(work_dir / "not_a_report.json")],
                            capture_output=True, text=True)
     assert merge.returncode == 2 and "not a twinrt compare report" in merge.stderr
+
+
+def test_sweep_against_onnx_runtime(mlp_path, ort):
+    report = sweep(mlp_path, cases(20, seed=9), engines=["ort", "twinrt"], client=False, shards=2)
+    assert report.passed, str(report)
+    assert [e["name"] for e in report.engines] == ["ort", "twinrt"]
+    assert report.to_dict()["cases"] == 20 and report.verdict_counts == {"passed": 20, "failed": 0}
