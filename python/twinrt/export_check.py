@@ -94,7 +94,7 @@ def main(argv=None):
     parser.add_argument("--policy", default="fp32")
     parser.add_argument("--card", help="write the model card (MODEL.md) here; the .onnx goes next to it")
     parser.add_argument("--output", help="where the exported .onnx goes")
-    parser.add_argument("--engines", help="comma-separated engines besides PyTorch (default twinrt,ort)")
+    parser.add_argument("--engines", help="comma-separated engines besides PyTorch (default twinrt,ort,ort-web)")
     parser.add_argument("--mode", default="default", help="twinrt's mode: default, exact, reference")
     parser.add_argument("--seed", type=int, default=0)
     try:

@@ -15,7 +15,7 @@ from .parity import Report
 from .session import InferenceSession
 
 # Engines tried when none are named; those not installed are left out (and said so).
-DEFAULT_ENGINES = ("twinrt", "ort")
+DEFAULT_ENGINES = ("twinrt", "ort", "ort-web")
 
 
 class ExportCheck:
