@@ -19,5 +19,6 @@ Command add_bench_command(CLI::App& root);
 Command add_compare_command(CLI::App& root);
 Command add_localize_command(CLI::App& root);
 Command add_quantize_command(CLI::App& root);
+Command add_report_command(CLI::App& root);
 
 }  // namespace twinrt::cli

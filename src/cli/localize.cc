@@ -3,26 +3,21 @@
 // Exit 0 when no node's own error exceeds its float budget, 1 when one does, 2 on error.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
-#include <algorithm>
-
 #include "cli/command.h"
-#include "cli/compare_flags.h"
 #include "cli/exit_status.h"
+#include "cli/parity_commands.h"
 #include "cli/version.h"
 #include "io/temp_dir.h"
 #include "ir/resource_limits.h"
 #include "parity/localization.h"
 
 namespace twinrt::cli {
-namespace {
 
-struct LocalizeFlags {
-  ParityFlags parity;
-  bool progress = false;
-};
+namespace {
 
 // A bar on stderr: redrawn in place on a terminal, one line per chunk with --progress.
 std::function<void(size_t, size_t, size_t, size_t)> progress_bar(bool forced) {
@@ -37,6 +32,8 @@ std::function<void(size_t, size_t, size_t, size_t)> progress_bar(bool forced) {
     std::fflush(stderr);
   };
 }
+
+}  // namespace
 
 Result<parity::Report> run_localize(const LocalizeFlags& lf) {
   const ParityFlags& f = lf.parity;
@@ -76,8 +73,6 @@ Result<parity::Report> run_localize(const LocalizeFlags& lf) {
   for (const auto& p : planned) report.engines.push_back({p.label, p.engine + " (every intermediate exposed)", p.model, true, "", 0});
   return report;
 }
-
-}  // namespace
 
 Command add_localize_command(CLI::App& root) {
   static LocalizeFlags flags;
