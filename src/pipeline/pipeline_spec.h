@@ -1,0 +1,44 @@
+// A pipeline file (JSON, docs/pipelines.md) parsed and validated before anything runs:
+// unknown steps, missing models, values nobody produces, duplicate producers and cycles
+// are rejected with a message naming the stage.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/contract.h"
+#include "twinrt/session.h"
+
+namespace twinrt::pipeline {
+
+struct StageSpec {
+  std::string name;
+  std::string step;        // a built-in step, or
+  std::string model_path;  // a model (absolute, resolved against the pipeline file's folder)
+  std::string engine = "twinrt";
+  SessionOptions session;
+  nlohmann::json params = nlohmann::json::object();
+  std::map<std::string, std::string> inputs;   // port -> value name
+  std::map<std::string, std::string> outputs;  // port -> value name
+  bool map = false;  // run once per item of the list inputs
+  int batch = 1;     // model stages with map: items of equal shape run together, up to this many
+  bool is_model() const { return !model_path.empty(); }
+};
+
+struct PipelineSpec {
+  std::string name;
+  std::string base_dir;
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  std::vector<StageSpec> stages;  // in an order where every stage follows its producers
+  std::map<std::string, Contract> contracts;
+};
+
+// `base_dir` resolves relative model and parameter paths.
+Result<PipelineSpec> parse_pipeline(const std::string& json_text, const std::string& base_dir);
+Result<PipelineSpec> load_pipeline_file(const std::string& path);
+
+}  // namespace twinrt::pipeline
