@@ -11,6 +11,7 @@ DEB_PACKAGES=(
   clang-14 libfuzzer-14-dev
   python3-torch python3-torchvision
   emscripten node-acorn chromium brotli
+  python3-pil fonts-dejavu-core fonts-liberation
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

@@ -2,7 +2,8 @@
 """Renders text images with random words for OCR tests: single lines and pages.
 
 Writes OUT/<set>_line_<i>.png, OUT/<set>_page.png and OUT/<set>.json (the image -> expected
-text lines). Sets are seeded: "dev" (seed 1) for tuning, "heldout" (seed 2) for measuring.
+text lines). Sets are seeded: "dev" (seed 1) for tuning, "heldout" (seed 2) for measuring, "sample"
+(seed 3) for the bundled examples/ocr/sample_page.png.
 Fonts are Debian's fonts-dejavu-core and fonts-liberation; needs python3-pil.
   /usr/bin/python3 examples/ocr/render_text.py OUT [--lines N] [--page-lines N] [--set dev|heldout]
 """
@@ -72,11 +73,11 @@ def render_page(rng, lines):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out")
-    parser.add_argument("--set", choices=["dev", "heldout"], default="heldout")
+    parser.add_argument("--set", choices=["dev", "heldout", "sample"], default="heldout")
     parser.add_argument("--lines", type=int, default=10)
     parser.add_argument("--page-lines", type=int, default=24)
     args = parser.parse_args()
-    rng = random.Random({"dev": 1, "heldout": 2}[args.set])
+    rng = random.Random({"dev": 1, "heldout": 2, "sample": 3}[args.set])
     os.makedirs(args.out, exist_ok=True)
     truth = {}
     for i in range(args.lines):

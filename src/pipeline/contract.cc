@@ -17,7 +17,7 @@ Result<DataType> parse_dtype(const std::string& name) {
 
 std::string format_number(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
+  std::snprintf(buf, sizeof buf, "%.9g", v);
   return buf;
 }
 
