@@ -262,4 +262,25 @@ Result<PipelineSpec> load_pipeline_file(const std::string& path) {
   return spec;
 }
 
+Result<std::vector<std::string>> referenced_files(const std::string& json_text) {
+  json root = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (!root.is_object() || !root.contains("stages") || !root["stages"].is_array())
+    return invalid_argument("the pipeline file is not a JSON object with a 'stages' list");
+  std::vector<std::string> files;
+  auto add = [&](const json& v) {
+    if (v.is_string() && std::find(files.begin(), files.end(), v.get<std::string>()) == files.end())
+      files.push_back(v.get<std::string>());
+  };
+  for (const json& stage : root["stages"]) {
+    if (!stage.is_object()) continue;
+    if (stage.contains("model")) add(stage["model"]);
+    if (!stage.contains("step") || !stage["step"].is_string() || !stage.contains("params")) continue;
+    const StepInfo* info = find_step(stage["step"].get<std::string>());
+    if (!info || !stage["params"].is_object()) continue;
+    for (const std::string& key : info->file_params)
+      if (stage["params"].contains(key)) add(stage["params"][key]);
+  }
+  return files;
+}
+
 }  // namespace twinrt::pipeline

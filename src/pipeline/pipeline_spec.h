@@ -41,4 +41,8 @@ struct PipelineSpec {
 Result<PipelineSpec> parse_pipeline(const std::string& json_text, const std::string& base_dir);
 Result<PipelineSpec> load_pipeline_file(const std::string& path);
 
+// The files a pipeline file names (models, dictionaries, label lists), as written in it:
+// what twinrt-web fetches next to the pipeline before creating it.
+Result<std::vector<std::string>> referenced_files(const std::string& json_text);
+
 }  // namespace twinrt::pipeline

@@ -33,6 +33,7 @@ struct StepInfo {
   std::string summary;                // one line for docs and errors
   std::vector<std::string> inputs;    // port names
   std::vector<std::string> outputs;
+  std::vector<std::string> file_params;  // parameters naming a file (fetched by twinrt-web)
   // Reads and validates the parameters; errors name the parameter.
   std::function<Result<std::unique_ptr<Step>>(const nlohmann::json& params, const StepContext& context)> create;
 };

@@ -51,7 +51,7 @@ Result<std::unique_ptr<Step>> create(const nlohmann::json& params, const StepCon
 }
 
 TWINRT_REGISTER_STEP(crop_boxes, {"crop_boxes", "image + boxes float32[N,4,2] -> list of N upright crops (perspective warp)",
-                                  {"image", "boxes"}, {"crops"}, create});
+                                  {"image", "boxes"}, {"crops"}, {}, create});
 
 }  // namespace
 }  // namespace twinrt::pipeline

@@ -62,7 +62,7 @@ Result<std::unique_ptr<Step>> create(const nlohmann::json& params, const StepCon
 }
 
 TWINRT_REGISTER_STEP(ctc_decode, {"ctc_decode", "probs float32[N,T,C] -> text string[N], score float32[N] (greedy CTC, dictionary file)",
-                                  {"probs"}, {"text", "score"}, create});
+                                  {"probs"}, {"text", "score"}, {"dictionary"}, create});
 
 }  // namespace
 }  // namespace twinrt::pipeline

@@ -128,7 +128,7 @@ Result<std::unique_ptr<Step>> create(const nlohmann::json& params, const StepCon
 }
 
 TWINRT_REGISTER_STEP(db_postprocess, {"db_postprocess", "DB probability map + image -> text boxes float32[N,4,2], scores float32[N]",
-                                      {"prob", "image"}, {"boxes", "scores"}, create});
+                                      {"prob", "image"}, {"boxes", "scores"}, {}, create});
 
 }  // namespace
 }  // namespace twinrt::pipeline

@@ -19,7 +19,7 @@ class ImageDecode final : public Step {
   }
 };
 
-TWINRT_REGISTER_STEP(image_decode, {"image_decode", "PNG/JPEG file bytes -> RGB image uint8[H,W,3]", {"bytes"}, {"image"},
+TWINRT_REGISTER_STEP(image_decode, {"image_decode", "PNG/JPEG file bytes -> RGB image uint8[H,W,3]", {"bytes"}, {"image"}, {},
                                     [](const nlohmann::json& params, const StepContext&) -> Result<std::unique_ptr<Step>> {
                                       TRY(check_param_keys(params, {}));
                                       return std::unique_ptr<Step>(new ImageDecode());

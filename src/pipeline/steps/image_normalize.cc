@@ -59,7 +59,7 @@ Result<std::unique_ptr<Step>> create(const nlohmann::json& params, const StepCon
 }
 
 TWINRT_REGISTER_STEP(image_normalize, {"image_normalize", "image -> float32[1,3,h,w]: resize (max_side/multiple or size), scale, mean, std",
-                                       {"image"}, {"tensor"}, create});
+                                       {"image"}, {"tensor"}, {}, create});
 
 }  // namespace
 }  // namespace twinrt::pipeline

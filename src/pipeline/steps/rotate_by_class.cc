@@ -35,7 +35,7 @@ Result<std::unique_ptr<Step>> create(const nlohmann::json& params, const StepCon
 }
 
 TWINRT_REGISTER_STEP(rotate_by_class, {"rotate_by_class", "crop + probs float32[1,2] (0/180 degrees) -> crop, turned when 180 wins",
-                                       {"image", "probs"}, {"image"}, create});
+                                       {"image", "probs"}, {"image"}, {}, create});
 
 }  // namespace
 }  // namespace twinrt::pipeline

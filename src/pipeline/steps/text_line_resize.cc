@@ -59,7 +59,7 @@ Result<std::unique_ptr<Step>> create(const nlohmann::json& params, const StepCon
 }
 
 TWINRT_REGISTER_STEP(text_line_resize, {"text_line_resize", "text-line crop -> float32[1,3,height,W], aspect kept, zero-padded",
-                                        {"image"}, {"tensor"}, create});
+                                        {"image"}, {"tensor"}, {}, create});
 
 }  // namespace
 }  // namespace twinrt::pipeline

@@ -66,7 +66,7 @@ Result<std::unique_ptr<Step>> create(const nlohmann::json& params, const StepCon
 }
 
 TWINRT_REGISTER_STEP(top_k, {"top_k", "scores float32[C] -> best k labels string[k], probs float32[k] (optional softmax)",
-                             {"scores"}, {"labels", "probs"}, create});
+                             {"scores"}, {"labels", "probs"}, {"labels"}, create});
 
 }  // namespace
 }  // namespace twinrt::pipeline
