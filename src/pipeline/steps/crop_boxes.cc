@@ -23,14 +23,16 @@ class CropBoxes final : public Step {
       return invalid_argument("input 'boxes' must be float32[N,4,2], got " + shape_to_string(boxes.shape()));
     std::vector<Tensor> crops;
     const float* b = boxes.data<float>();
+    // No upright crop of a box inside the image is longer than the image's diagonal.
+    const int longest = static_cast<int>(std::hypot(image.width, image.height)) + 1;
     for (int64_t i = 0; i < boxes.dim(0); ++i) {
       Quad q;
       for (size_t c = 0; c < 4; ++c) q[c] = {b[i * 8 + static_cast<int64_t>(c) * 2], b[i * 8 + static_cast<int64_t>(c) * 2 + 1]};
       for (const Point& p : q)
         if (!std::isfinite(p.x) || !std::isfinite(p.y))
           return invalid_argument("input 'boxes': box " + std::to_string(i) + " has a non-finite corner");
-      const int w = std::clamp(static_cast<int>(std::max(distance(q[0], q[1]), distance(q[3], q[2]))), 1, 16384);
-      const int h = std::clamp(static_cast<int>(std::max(distance(q[0], q[3]), distance(q[1], q[2]))), 1, 16384);
+      const int w = std::clamp(static_cast<int>(std::max(distance(q[0], q[1]), distance(q[3], q[2]))), 1, longest);
+      const int h = std::clamp(static_cast<int>(std::max(distance(q[0], q[3]), distance(q[1], q[2]))), 1, longest);
       parity::RgbImage crop = warp_perspective(image, q, w, h);
       if (h >= vertical_ratio_ * w) crop = rotate_90_ccw(crop);
       ASSIGN_OR_RETURN(Tensor t, tensor_from_image(crop));

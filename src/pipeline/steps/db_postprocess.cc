@@ -69,6 +69,8 @@ class DbPostprocess final : public Step {
     ASSIGN_OR_RETURN(Tensor image, tensor_input(inputs, "image", DataType::kUInt8, 3));
     if (prob.dim(0) != 1 || prob.dim(1) != 1)
       return invalid_argument("input 'prob' must be float32[1,1,h,w], got " + shape_to_string(prob.shape()));
+    if (prob.dim(2) * prob.dim(3) > (int64_t{1} << 28))
+      return invalid_argument("input 'prob' " + shape_to_string(prob.shape()) + " is larger than 2^28 pixels");
     const int h = static_cast<int>(prob.dim(2)), w = static_cast<int>(prob.dim(3));
     const double sx = static_cast<double>(image.dim(1)) / std::max(w, 1), sy = static_cast<double>(image.dim(0)) / std::max(h, 1);
     const float* p = prob.data<float>();
