@@ -6,11 +6,10 @@
 
 #include "cli/command.h"
 #include "cli/exit_status.h"
+#include "cli/pipeline_compare.h"
 #include "cli/pipeline_engines.h"
 #include "cli/pipeline_report.h"
 #include "cli/session_flags.h"
-#include "io/file_io.h"
-#include "io/npy.h"
 
 namespace twinrt::cli {
 namespace {
@@ -21,30 +20,13 @@ struct PipelineFlags {
   bool json = false;
   std::string trace_dir;
   std::string engine;
+  std::string engines;  // compare
   int runs = 1;
 };
 
-Result<pipeline::ValueMap> read_inputs(const std::vector<std::string>& args) {
-  pipeline::ValueMap inputs;
-  for (const std::string& arg : args) {
-    ASSIGN_OR_RETURN(auto assignment, split_assignment(arg, "--input"));
-    const auto& [name, path] = assignment;
-    if (path.size() > 4 && path.compare(path.size() - 4, 4, ".npy") == 0) {
-      ASSIGN_OR_RETURN(Tensor t, io::read_npy_file(path));
-      inputs[name] = pipeline::PipelineValue::single(std::move(t));
-      continue;
-    }
-    ASSIGN_OR_RETURN(std::string bytes, io::read_file_bytes(path));
-    ASSIGN_OR_RETURN(Tensor t, Tensor::create_for_overwrite(DataType::kUInt8, {static_cast<int64_t>(bytes.size())}));
-    if (!bytes.empty()) std::memcpy(t.raw(), bytes.data(), bytes.size());
-    inputs[name] = pipeline::PipelineValue::single(std::move(t));
-  }
-  return inputs;
-}
-
 int run_pipeline(const PipelineFlags& flags) {
   if (flags.runs < 1) return report_error(invalid_argument("--runs must be >= 1, got " + std::to_string(flags.runs)));
-  auto inputs = read_inputs(flags.inputs);
+  auto inputs = read_pipeline_inputs(flags.inputs);
   if (!inputs) return report_error(inputs.status());
   pipeline::PipelineOptions options;
   options.engine = flags.engine;
@@ -82,7 +64,14 @@ Command add_pipeline_command(CLI::App& root) {
   run->add_option("--trace", flags->trace_dir, "write every stage's values to DIR (.npy) with a summary line each");
   run->add_option("--engine", flags->engine, "run every model stage on this engine (twinrt, twinrt-ref, ort, ort-web, ...)");
   run->add_option("--runs", flags->runs, "run the pipeline N times: cold = first run, warm = median of the others");
-  return {cmd, [flags] { return run_pipeline(*flags); }};
+  CLI::App* compare = cmd->add_subcommand("compare", "Run the pipeline on several engines; compare every stage's values and the final outputs");
+  compare->add_option("PIPE", flags->file, "pipeline file (JSON)")->required();
+  compare->add_option("--input", flags->inputs, "NAME=FILE: a .npy tensor, or any other file as bytes (e.g. an image)");
+  compare->add_option("--engines", flags->engines, "engines, the first is the baseline (e.g. twinrt,ort)")->required();
+  return {cmd, [flags, compare] {
+            if (compare->parsed()) return compare_pipeline(flags->file, flags->inputs, flags->engines);
+            return run_pipeline(*flags);
+          }};
 }
 
 }  // namespace twinrt::cli

@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <cstring>
+
+#include "cli/session_flags.h"
 #include "io/file_io.h"
 #include "io/npy.h"
 #include "io/tensor_stats.h"
@@ -127,6 +130,24 @@ nlohmann::json report_json(const pipeline::Pipeline& p, const pipeline::RunResul
   }
   j["stages"] = stages;
   return j;
+}
+
+Result<pipeline::ValueMap> read_pipeline_inputs(const std::vector<std::string>& args) {
+  pipeline::ValueMap inputs;
+  for (const std::string& arg : args) {
+    ASSIGN_OR_RETURN(auto assignment, split_assignment(arg, "--input"));
+    const auto& [name, path] = assignment;
+    if (path.size() > 4 && path.compare(path.size() - 4, 4, ".npy") == 0) {
+      ASSIGN_OR_RETURN(Tensor t, io::read_npy_file(path));
+      inputs[name] = pipeline::PipelineValue::single(std::move(t));
+      continue;
+    }
+    ASSIGN_OR_RETURN(std::string bytes, io::read_file_bytes(path));
+    ASSIGN_OR_RETURN(Tensor t, Tensor::create_for_overwrite(DataType::kUInt8, {static_cast<int64_t>(bytes.size())}));
+    if (!bytes.empty()) std::memcpy(t.raw(), bytes.data(), bytes.size());
+    inputs[name] = pipeline::PipelineValue::single(std::move(t));
+  }
+  return inputs;
 }
 
 Status write_trace(const std::string& dir, const pipeline::RunResult& result) {

@@ -11,6 +11,9 @@
 
 namespace twinrt::cli {
 
+// --input NAME=FILE: a .npy file is a tensor, any other file its bytes (uint8[n]).
+Result<pipeline::ValueMap> read_pipeline_inputs(const std::vector<std::string>& args);
+
 // One stage's timings over several runs of the pipeline.
 struct StageTiming {
   std::string stage, kind, engine;  // kind: the step name, or "model"
