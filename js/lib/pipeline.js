@@ -53,6 +53,8 @@ export function createPipelineClass(platform, getBackend) {
       this._rt = rt;
       this._h = handle;
       this._runs = 0;
+      // Which build runs the pipeline: { variant, simd }.
+      this.runtime = Object.freeze({ variant: rt.info.variant, simd: rt.info.simd });
     }
 
     // source: the URL or path of a pipeline file; its models and dictionaries are read

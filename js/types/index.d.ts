@@ -120,6 +120,8 @@ export interface PipelineStageTiming {
 
 /** A multi-model pipeline file run by the same C++ runner and glue steps as `twinrt pipeline run`. */
 export declare class Pipeline {
+  /** Which WebAssembly build runs the pipeline. */
+  readonly runtime: { readonly variant: string; readonly simd: boolean };
   /** The URL or path of a pipeline file; the models and dictionaries it names are read next to it. */
   static create(urlOrPath: string | URL): Promise<Pipeline>;
   /** Inputs: tensors, a file's bytes (Uint8Array) or lists (Tensor[]). Rejects naming the stage and tensor that failed. */
