@@ -122,6 +122,11 @@ export function createPipelineClass(platform, getBackend) {
       }
     }
 
+    // Forgets the state carried between runs (streaming): the next run starts from zeros.
+    resetState() {
+      if (this._h !== null && !this._rt.dead) this._rt.M._twinrt_pipeline_reset_state(this._h);
+    }
+
     // Frees the pipeline's sessions and steps.
     async release() {
       if (this._h === null) return;

@@ -82,6 +82,8 @@ EMSCRIPTEN_KEEPALIVE Outputs* twinrt_pipeline_run(PipelineHandle* h, const Feeds
   return out;
 }
 
+EMSCRIPTEN_KEEPALIVE void twinrt_pipeline_reset_state(PipelineHandle* h) { h->pipeline->reset_state(); }
+
 EMSCRIPTEN_KEEPALIVE const char* twinrt_pipeline_timings(const PipelineHandle* h) { return h->report.c_str(); }
 
 }  // extern "C"

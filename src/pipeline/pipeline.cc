@@ -192,11 +192,21 @@ Result<RunResult> Pipeline::run(const ValueMap& inputs) {
   for (const auto& [name, v] : inputs)
     if (std::find(spec_.inputs.begin(), spec_.inputs.end(), name) == spec_.inputs.end())
       return invalid_argument("the pipeline has no input '" + name + "'");
+  ValueMap given = inputs;
+  for (const StateSpec& s : spec_.state) {
+    if (given.count(s.to)) continue;
+    if (auto it = carried_.find(s.to); it != carried_.end()) {
+      given[s.to] = it->second;
+    } else {
+      ASSIGN_OR_RETURN(Tensor zeros, Tensor::create(s.dtype, s.shape));
+      given[s.to] = PipelineValue::single(std::move(zeros));
+    }
+  }
   DimBindings bindings;
   ValueMap values;
   for (const auto& name : spec_.inputs) {
-    auto it = inputs.find(name);
-    if (it == inputs.end()) return invalid_argument("pipeline input '" + name + "' was not given");
+    auto it = given.find(name);
+    if (it == given.end()) return invalid_argument("pipeline input '" + name + "' was not given");
     if (auto c = spec_.contracts.find(name); c != spec_.contracts.end())
       TRY(check_contract(c->second, name, it->second, bindings).with_context("pipeline input: "));
     values[name] = it->second;
@@ -214,6 +224,7 @@ Result<RunResult> Pipeline::run(const ValueMap& inputs) {
     result.stages.push_back(std::move(record).value());
   }
   for (const auto& name : spec_.outputs) result.outputs[name] = values.at(name);
+  for (const StateSpec& s : spec_.state) carried_[s.to] = values.at(s.from);
   return result;
 }
 

@@ -41,9 +41,12 @@ class Pipeline {
   const std::vector<double>& load_ms() const { return load_ms_; }
   std::string engine_of(const StageSpec& stage) const;
 
-  // `inputs` must give every pipeline input. Errors name the stage (and for contracts the
+  // `inputs` must give every pipeline input, except state inputs (docs/pipelines.md,
+  // "State"), which default to what the previous run left. Errors name the stage (and for contracts the
   // value, what was expected and what came).
   Result<RunResult> run(const ValueMap& inputs);
+  // Forgets the carried state: the next run starts from zeros.
+  void reset_state() { carried_.clear(); }
 
  private:
   struct Stage;
@@ -55,6 +58,7 @@ class Pipeline {
   std::string engine_override_;
   std::vector<std::unique_ptr<Stage>> stages_;
   std::vector<double> load_ms_;
+  ValueMap carried_;  // state input -> its value for the next run
 };
 
 }  // namespace twinrt::pipeline

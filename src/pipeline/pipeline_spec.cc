@@ -214,13 +214,37 @@ Result<std::vector<StageSpec>> order_stages(std::vector<StageSpec> stages, const
   return ordered;
 }
 
+Result<std::vector<StateSpec>> parse_state(const json& list, const PipelineSpec& spec, const std::set<std::string>& known) {
+  if (!list.is_array()) return invalid_argument("'state' must be a list of {from, to, dtype, shape}");
+  std::vector<StateSpec> states;
+  for (const json& s : list) {
+    if (!s.is_object()) return invalid_argument("'state' entries must be objects, got " + s.dump());
+    TRY(check_keys(s, {"from", "to", "dtype", "shape"}, "state"));
+    if (!s.contains("from") || !s["from"].is_string() || !s.contains("to") || !s["to"].is_string())
+      return invalid_argument("a 'state' entry needs \"from\" (a value) and \"to\" (a pipeline input)");
+    StateSpec state{s["from"].get<std::string>(), s["to"].get<std::string>(), DataType::kFloat, {}};
+    if (!known.count(state.from)) return invalid_argument("state from '" + state.from + "': no stage writes it");
+    if (std::find(spec.inputs.begin(), spec.inputs.end(), state.to) == spec.inputs.end())
+      return invalid_argument("state to '" + state.to + "': not a pipeline input");
+    auto contract = parse_contract({{"dtype", s.value("dtype", json("float32"))}, {"shape", s.value("shape", json::array())}});
+    if (!contract) return contract.status().with_context("state to '" + state.to + "': ");
+    for (const DimContract& d : *contract->shape) {
+      if (d.value < 0) return invalid_argument("state to '" + state.to + "': the initial shape needs fixed sizes");
+      state.shape.push_back(d.value);
+    }
+    state.dtype = *contract->dtype;
+    states.push_back(std::move(state));
+  }
+  return states;
+}
+
 }  // namespace
 
 Result<PipelineSpec> parse_pipeline(const std::string& json_text, const std::string& base_dir) {
   json root = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) return invalid_argument("the pipeline file is not valid JSON");
   if (!root.is_object()) return invalid_argument("the pipeline file must hold a JSON object");
-  TRY(check_keys(root, {"name", "inputs", "outputs", "stages", "contracts", "description"}, "pipeline"));
+  TRY(check_keys(root, {"name", "inputs", "outputs", "stages", "contracts", "state", "description"}, "pipeline"));
   PipelineSpec spec;
   spec.base_dir = base_dir;
   if (root.contains("name") && root["name"].is_string()) spec.name = root["name"].get<std::string>();
@@ -249,6 +273,9 @@ Result<PipelineSpec> parse_pipeline(const std::string& json_text, const std::str
       if (!contract) return contract.status().with_context("contract for '" + value + "': ");
       spec.contracts[value] = *contract;
     }
+  }
+  if (root.contains("state")) {
+    ASSIGN_OR_RETURN(spec.state, parse_state(root["state"], spec, known));
   }
   return spec;
 }

@@ -28,6 +28,15 @@ struct StageSpec {
   bool is_model() const { return !model_path.empty(); }
 };
 
+// A value carried from one run to the next (streaming: a recurrent model's state). Input
+// `to` gets what `from` held at the end of the previous run, or zeros of `dtype`/`shape`
+// on the first run; a caller may still give `to` explicitly.
+struct StateSpec {
+  std::string from, to;
+  DataType dtype = DataType::kFloat;
+  std::vector<int64_t> shape;
+};
+
 struct PipelineSpec {
   std::string name;
   std::string base_dir;
@@ -35,6 +44,7 @@ struct PipelineSpec {
   std::vector<std::string> outputs;
   std::vector<StageSpec> stages;  // in an order where every stage follows its producers
   std::map<std::string, Contract> contracts;
+  std::vector<StateSpec> state;
 };
 
 // `base_dir` resolves relative model and parameter paths.

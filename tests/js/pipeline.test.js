@@ -54,3 +54,20 @@ test('bad pipeline files are rejected before anything runs', async () => {
   await assert.rejects(Pipeline.create(absolute), /must be relative to the pipeline file/);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('state is carried from one run to the next, as natively', async () => {
+  const file = path.join(DATA, 'accumulate.json');
+  const p = await Pipeline.create(file);
+  const firsts = [];
+  for (let i = 0; i < 3; i++) firsts.push((await p.run({})).outputs.next.data[0]);
+  assert.ok(firsts[0] !== 0);
+  assert.deepStrictEqual(firsts, [firsts[0], 2 * firsts[0], 3 * firsts[0]]);
+  p.resetState();
+  assert.strictEqual((await p.run({})).outputs.next.data[0], firsts[0]);
+  await p.release();
+  if (nativeAvailable()) {
+    const native = spawnSync(NATIVE, ['pipeline', 'run', file, '--runs', '3', '--json'], { encoding: 'utf8' });
+    assert.strictEqual(native.status, 0, native.stderr);
+    assert.strictEqual(JSON.parse(native.stdout).outputs.next.data[0], firsts[0]);
+  }
+});

@@ -111,6 +111,25 @@ TEST(Pipeline, AContractViolationNamesStageAndTensor) {
   EXPECT_EQ(st.message(), "stage 'add': contract violated: tensor 'y': expected shape [1,4], got float32[1,3] (dim 1 is 3, not 4)");
 }
 
+// Streaming: the value a run ends with is the next run's input; zeros at first and after
+// reset_state(). symbolic_add adds a constant c, so run k returns k * c.
+TEST(Pipeline, CarriesStateAcrossRuns) {
+  auto spec = load_pipeline_file(std::string(TWINRT_SOURCE_DIR) + "/tests/pipeline/data/accumulate.json");
+  ASSERT_TRUE(spec.is_ok()) << spec.status().message();
+  auto p = Pipeline::create(std::move(spec).value(), {});
+  ASSERT_TRUE(p.is_ok());
+  std::vector<float> firsts;
+  for (int run = 0; run < 3; ++run) firsts.push_back((*p)->run({}).value().outputs.at("next").tensor().data<float>()[0]);
+  ASSERT_NE(firsts[0], 0.0f);
+  EXPECT_EQ(firsts[1], 2 * firsts[0]);
+  EXPECT_EQ(firsts[2], 3 * firsts[0]);
+  (*p)->reset_state();
+  EXPECT_EQ((*p)->run({}).value().outputs.at("next").tensor().data<float>()[0], firsts[0]);
+  EXPECT_NE(parse_error(R"({"inputs": ["acc"], "outputs": ["acc"], "stages": [
+    {"name": "add", "model": "symbolic_add.onnx", "inputs": {"x": "acc"}, "outputs": {"z": "next"}}],
+    "state": [{"from": "nope", "to": "acc"}]})").message().find("state from 'nope': no stage writes it"), std::string::npos);
+}
+
 TEST(Geometry, MinAreaRectOfARotatedRectangleIsThatRectangle) {
   std::vector<Point> points;
   const double c = std::cos(0.3), s = std::sin(0.3);
