@@ -14,16 +14,7 @@ namespace {
 using nlohmann::json;
 
 Status check_keys(const json& object, const std::vector<std::string>& known, const std::string& where) {
-  for (const auto& [key, value] : object.items()) {
-    bool found = false;
-    for (const auto& k : known) found = found || k == key;
-    if (!found) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      return invalid_argument(where + ": unknown key '" + key + "' (known: " + list + ")");
-    }
-  }
-  return Status::ok();
+  return check_known_keys(object, known, "key").with_context(where + ": ");
 }
 
 Result<std::vector<std::string>> string_list(const json& root, const std::string& key) {
@@ -87,15 +78,9 @@ Status check_ports(const std::vector<std::string>& declared, const std::map<std:
                    const std::string& kind, const std::string& step) {
   for (const auto& port : declared)
     if (!given.count(port)) return invalid_argument("step '" + step + "' needs " + kind + " '" + port + "'");
-  for (const auto& [port, value] : given) {
-    bool found = false;
-    for (const auto& d : declared) found = found || d == port;
-    if (!found) {
-      std::string list;
-      for (const auto& d : declared) list += (list.empty() ? "" : ", ") + d;
-      return invalid_argument("step '" + step + "' has no " + kind + " '" + port + "' (" + kind + "s: " + list + ")");
-    }
-  }
+  for (const auto& [port, value] : given)
+    if (std::find(declared.begin(), declared.end(), port) == declared.end())
+      return invalid_argument("step '" + step + "' has no " + kind + " '" + port + "' (" + kind + "s: " + join_names(declared) + ")");
   return Status::ok();
 }
 
@@ -130,11 +115,7 @@ Result<StageSpec> parse_stage(const json& s, const std::string& base_dir) {
     if (!s["step"].is_string()) return fail(invalid_argument("'step' must be a step name"));
     stage.step = s["step"].get<std::string>();
     const StepInfo* info = find_step(stage.step);
-    if (!info) {
-      std::string list;
-      for (const auto& n : step_names()) list += (list.empty() ? "" : ", ") + n;
-      return fail(invalid_argument("unknown step '" + stage.step + "' (built-in steps: " + list + ")"));
-    }
+    if (!info) return fail(invalid_argument("unknown step '" + stage.step + "' (built-in steps: " + join_names(step_names()) + ")"));
     for (const char* key : {"engine", "session", "batch"})
       if (s.contains(key)) return fail(invalid_argument(std::string("'") + key + "' applies to model stages only"));
     if (Status st = check_ports(info->inputs, stage.inputs, "input", stage.step); !st) return fail(st);

@@ -55,8 +55,14 @@ Result<std::string> string_param(const nlohmann::json& params, const std::string
 // file), without line ends; for dictionaries and label lists.
 Result<std::vector<std::string>> lines_param(const nlohmann::json& params, const std::string& key,
                                              const StepContext& context);
-// Rejects keys not in `known` (a typo must not silently fall back to a default).
-Status check_param_keys(const nlohmann::json& params, const std::vector<std::string>& known);
+// Rejects keys of `object` not in `known` (a typo must not silently fall back to a
+// default): "unknown <kind> 'key' (known: a, b)".
+Status check_known_keys(const nlohmann::json& object, const std::vector<std::string>& known, const std::string& kind);
+inline Status check_param_keys(const nlohmann::json& params, const std::vector<std::string>& known) {
+  return check_known_keys(params, known, "parameter");
+}
+// "a, b, c"; "none" when empty.
+std::string join_names(const std::vector<std::string>& names);
 
 // A single tensor of `dtype` and rank `rank` from input `port`, or an error naming both.
 Result<Tensor> tensor_input(const ValueMap& inputs, const std::string& port, DataType dtype, int64_t rank);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <map>
 
 #include "pipeline/step.h"
@@ -87,16 +88,16 @@ Result<std::vector<std::string>> lines_param(const nlohmann::json& params, const
   return lines;
 }
 
-Status check_param_keys(const nlohmann::json& params, const std::vector<std::string>& known) {
-  for (const auto& [key, value] : params.items()) {
-    bool found = false;
-    for (const auto& k : known) found = found || k == key;
-    if (!found) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      return invalid_argument("unknown parameter '" + key + "' (known: " + (list.empty() ? "none" : list) + ")");
-    }
-  }
+std::string join_names(const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list.empty() ? "none" : list;
+}
+
+Status check_known_keys(const nlohmann::json& object, const std::vector<std::string>& known, const std::string& kind) {
+  for (const auto& [key, value] : object.items())
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      return invalid_argument("unknown " + kind + " '" + key + "' (known: " + join_names(known) + ")");
   return Status::ok();
 }
 
