@@ -4,6 +4,7 @@ import { env } from './env.js';
 import { LocalBackend } from './backend.js';
 import { ProxyBackend } from './proxy.js';
 import { TwinrtError } from './errors.js';
+import { createPipelineClass } from './pipeline.js';
 
 const MODES = ['default', 'exact', 'reference'];
 const PROVIDERS = ['wasm', 'cpu'];
@@ -106,5 +107,9 @@ export function createApi(platform) {
     endProfiling() {}
   }
 
-  return { InferenceSession, Tensor, env, TwinrtError };
+  // Pipelines run in this thread, in an instance of their own.
+  let pipelineBackend = null;
+  const Pipeline = createPipelineClass(platform, () => (pipelineBackend ||= new LocalBackend(platform, env.wasm)));
+
+  return { InferenceSession, Tensor, env, TwinrtError, Pipeline };
 }

@@ -148,7 +148,7 @@ export class WasmRuntime {
   }
 }
 
-function removeTree(FS, path) {
+export function removeTree(FS, path) {
   for (const name of FS.readdir(path)) {
     if (name === '.' || name === '..') continue;
     const p = `${path}/${name}`;

@@ -20,5 +20,6 @@ Command add_compare_command(CLI::App& root);
 Command add_localize_command(CLI::App& root);
 Command add_quantize_command(CLI::App& root);
 Command add_report_command(CLI::App& root);
+Command add_pipeline_command(CLI::App& root);
 
 }  // namespace twinrt::cli
