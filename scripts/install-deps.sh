@@ -10,7 +10,9 @@ DEB_PACKAGES=(
   libonnx-testdata libonnx-dev libprotobuf-dev protobuf-compiler python3-onnx python3-numpy
   clang-14 libfuzzer-14-dev
   python3-torch python3-torchvision
+  python3-dev python3-pybind11 python3-pip python3-setuptools python3-wheel python3-pytest python3-distributed
   emscripten node-acorn chromium brotli
+  python3-pil fonts-dejavu-core fonts-liberation
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

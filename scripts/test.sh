@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: the loader's fuzzers (bounded), then unit, CLI, crosscheck, ONNX
-# conformance (both modes), real models and the WebAssembly package (Node, Chromium)
-# through ctest, whose summary closes the output.
+# Runs every test: the loader's fuzzers (bounded), the sanitizer builds
+# (scripts/test-sanitizers.sh), then unit, CLI, crosscheck, ONNX conformance (both modes),
+# real models, the hostile-input corpus and the WebAssembly package (Node, Chromium) through
+# ctest, whose summary closes the output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
@@ -15,4 +16,11 @@ if ! TWINRT_FUZZ_JOBS=2 sh tests/fuzz/run.sh 30 > build/fuzz.log 2>&1; then
   exit 1
 fi
 grep -E "^(== fuzzing|fuzz:)|Done [0-9]+ runs" build/fuzz.log || true
+# ASan + UBSan and TSan builds of the unit, conformance and model tests (build-asan, build-tsan).
+if ! bash scripts/test-sanitizers.sh > build/sanitizers.log 2>&1; then
+  tail -n 60 build/sanitizers.log
+  echo "a sanitizer found a problem: see build/sanitizers.log" >&2
+  exit 1
+fi
+grep -E "^== |passed|^# (pass|fail)|sanitizers:" build/sanitizers.log || true
 ctest --test-dir build --output-on-failure -j2

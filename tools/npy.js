@@ -56,8 +56,14 @@ function writeNpy(file, type, dims, data) {
   Buffer.from('\x93NUMPY', 'latin1').copy(pre);
   pre[6] = 1; pre[7] = 0;
   pre.writeUInt16LE(header.length, 8);
-  const body = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  fs.writeFileSync(file, Buffer.concat([pre, Buffer.from(header, 'latin1'), body]));
+  // Header and body written separately: no second copy of a large tensor in memory.
+  const fd = fs.openSync(file, 'w');
+  try {
+    fs.writeSync(fd, Buffer.concat([pre, Buffer.from(header, 'latin1')]));
+    fs.writeSync(fd, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 // The typed array ONNX Runtime uses for `type` (for data that arrives as raw bytes).

@@ -32,6 +32,7 @@ async function main(argv) {
   session.outputNames.forEach((name, i) => {
     const t = results[name];
     writeNpy(path.join(args.out, `output_${i}.npy`), t.type, t.dims, t.data);
+    delete results[name];  // written: let the collector take it before the next one
   });
 }
 

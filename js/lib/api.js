@@ -4,6 +4,7 @@ import { env } from './env.js';
 import { LocalBackend } from './backend.js';
 import { ProxyBackend } from './proxy.js';
 import { TwinrtError } from './errors.js';
+import { createPipelineClass } from './pipeline.js';
 
 const MODES = ['default', 'exact', 'reference'];
 const PROVIDERS = ['wasm', 'cpu'];
@@ -26,7 +27,13 @@ function checkOptions(o) {
   const threads = o.intraOpNumThreads;
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 0))
     throw new TwinrtError(`twinrt-web: intraOpNumThreads must be a non-negative integer, got ${threads}`, 'INVALID_ARGUMENT');
-  return { mode, threads: threads || 0, dims: o.freeDimensionOverrides || {} };
+  for (const key of ['maxTensorBytes', 'maxMemoryBytes']) {
+    const v = o[key];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
+      throw new TwinrtError(`twinrt-web: ${key} must be a positive integer (bytes), got ${v}`, 'INVALID_ARGUMENT');
+  }
+  return { mode, threads: threads || 0, dims: o.freeDimensionOverrides || {},
+    maxTensorBytes: o.maxTensorBytes || 0, maxMemoryBytes: o.maxMemoryBytes || 0 };
 }
 
 export function createApi(platform) {
@@ -100,5 +107,9 @@ export function createApi(platform) {
     endProfiling() {}
   }
 
-  return { InferenceSession, Tensor, env, TwinrtError };
+  // Pipelines run in this thread, in an instance of their own.
+  let pipelineBackend = null;
+  const Pipeline = createPipelineClass(platform, () => (pipelineBackend ||= new LocalBackend(platform, env.wasm)));
+
+  return { InferenceSession, Tensor, env, TwinrtError, Pipeline };
 }

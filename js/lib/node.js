@@ -2,4 +2,5 @@
 import { createApi } from './api.js';
 import { platform } from './node-platform.js';
 
-export const { InferenceSession, Tensor, env, TwinrtError } = createApi(platform);
+export const { InferenceSession, Tensor, env, TwinrtError, Pipeline } = createApi(platform);
+export { outputStrings } from './pipeline.js';

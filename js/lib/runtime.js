@@ -57,7 +57,8 @@ export class WasmRuntime {
     return new TwinrtError(M.UTF8ToString(M._twinrt_last_error() >>> 0), STATUS_NAMES[M._twinrt_last_error_code()] || 'INTERNAL');
   }
 
-  // model: Uint8Array. options: { mode, threads, dims: {name: n}, externalData: [{path, data: Uint8Array}] }
+  // model: Uint8Array. options: { mode, threads, dims: {name: n}, maxTensorBytes, maxMemoryBytes,
+  // externalData: [{path, data: Uint8Array}] }
   createSession(model, options) {
     return this.call(() => {
       const M = this.M;
@@ -67,6 +68,7 @@ export class WasmRuntime {
         opts = M._twinrt_options_new(MODE_CODES[options.mode] ?? 0, options.threads || 0) >>> 0;
         for (const [name, value] of Object.entries(options.dims || {}))
           if (!M._twinrt_options_add_dim(opts, scope.string(name, 'freeDimensionOverrides'), Number(value))) throw this.lastError();
+        if (!M._twinrt_set_limits(options.maxTensorBytes || 0, options.maxMemoryBytes || 0)) throw this.lastError();
         let h;
         if (options.externalData && options.externalData.length) {
           dir = `/twinrt-models/${nextModelDir++}`;
@@ -146,7 +148,7 @@ export class WasmRuntime {
   }
 }
 
-function removeTree(FS, path) {
+export function removeTree(FS, path) {
   for (const name of FS.readdir(path)) {
     if (name === '.' || name === '..') continue;
     const p = `${path}/${name}`;

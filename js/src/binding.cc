@@ -12,6 +12,7 @@
 #include <string>
 
 #include "binding.h"
+#include "twinrt/limits.h"
 
 namespace twinrt::wasm {
 namespace {
@@ -122,6 +123,18 @@ EMSCRIPTEN_KEEPALIVE int twinrt_options_add_dim(SessionOptions* o, const char* n
     return 0;
   }
   o->dim_overrides[name] = static_cast<int64_t>(value);
+  return 1;
+}
+
+// Resource limits in bytes for the sessions created next (each keeps its own); 0 = the
+// default (half the heap's maximum for one tensor, all of it in total).
+EMSCRIPTEN_KEEPALIVE int twinrt_set_limits(double max_tensor_bytes, double max_memory_bytes) {
+  for (double v : {max_tensor_bytes, max_memory_bytes})
+    if (!(v >= 0 && v <= 9007199254740992.0) || v != static_cast<double>(static_cast<int64_t>(v))) {
+      set_error(invalid_argument("maxTensorBytes and maxMemoryBytes must be non-negative integers"));
+      return 0;
+    }
+  set_resource_limits({static_cast<uint64_t>(max_tensor_bytes), static_cast<uint64_t>(max_memory_bytes)});
   return 1;
 }
 

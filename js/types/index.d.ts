@@ -39,6 +39,13 @@ export declare namespace InferenceSession {
     interOpNumThreads?: number;
     /** Values for symbolic dimensions, e.g. { batch: 1 }. */
     freeDimensionOverrides?: { readonly [dimensionName: string]: number };
+    /**
+     * twinrt: the largest tensor (bytes) the model or a feed may declare or make; larger
+     * ones reject the Promise with INVALID_ARGUMENT. Default: half the WebAssembly heap's maximum.
+     */
+    maxTensorBytes?: number;
+    /** twinrt: bytes for the weights, and for the values alive during a run. Default: the heap's maximum. */
+    maxMemoryBytes?: number;
     /** Files the model's external-data initializers name (path relative to the model). */
     externalData?: ReadonlyArray<{ path: string; data: Uint8Array | ArrayBuffer | string }>;
     /** Accepted for compatibility; twinrt writes no log. */
@@ -105,3 +112,31 @@ export declare const env: Env;
 export declare class TwinrtError extends Error {
   readonly code: 'INVALID_MODEL' | 'INVALID_ARGUMENT' | 'NOT_IMPLEMENTED' | 'IO_ERROR' | 'OUT_OF_MEMORY' | 'INTERNAL' | 'UNAVAILABLE' | 'ABORTED';
 }
+
+/** One stage's timing in a pipeline run (docs/pipelines.md). */
+export interface PipelineStageTiming {
+  stage: string;
+  /** The step name, or 'model'. */
+  kind: string;
+  load_ms: number;
+  run_ms: number;
+  model_calls: number;
+  /** true on the pipeline's first run. */
+  cold: boolean;
+}
+
+/** A multi-model pipeline file run by the same C++ runner and glue steps as `twinrt pipeline run`. */
+export declare class Pipeline {
+  /** Which WebAssembly build runs the pipeline. */
+  readonly runtime: { readonly variant: string; readonly simd: boolean };
+  /** The URL or path of a pipeline file; the models and dictionaries it names are read next to it. */
+  static create(urlOrPath: string | URL): Promise<Pipeline>;
+  /** Inputs: tensors, a file's bytes (Uint8Array) or lists (Tensor[]). Rejects naming the stage and tensor that failed. */
+  run(inputs: Record<string, Tensor | Uint8Array | Tensor[]>): Promise<{ outputs: Record<string, Tensor | Tensor[]>; timings: PipelineStageTiming[] }>;
+  /** Forgets the state carried between runs (a pipeline file's "state"): the next run starts from zeros. */
+  resetState(): void;
+  release(): Promise<void>;
+}
+
+/** The strings of a string tensor, or of a list of string tensors, in order. */
+export declare function outputStrings(value: Tensor | Tensor[]): string[];

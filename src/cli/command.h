@@ -18,5 +18,8 @@ Command add_inspect_command(CLI::App& root);
 Command add_bench_command(CLI::App& root);
 Command add_compare_command(CLI::App& root);
 Command add_localize_command(CLI::App& root);
+Command add_quantize_command(CLI::App& root);
+Command add_report_command(CLI::App& root);
+Command add_pipeline_command(CLI::App& root);
 
 }  // namespace twinrt::cli

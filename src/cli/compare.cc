@@ -3,23 +3,17 @@
 // Exit 0 when every output passes, 1 on a mismatch or an engine that rejects the model,
 // 2 on bad flags, unreadable inputs or an engine that is not installed. See docs/parity.md.
 #include "cli/command.h"
-#include "cli/compare_flags.h"
 #include "cli/exit_status.h"
+#include "cli/parity_commands.h"
+#include "cli/session_flags.h"
 #include "cli/version.h"
 #include "parity/comparison.h"
 #include "parity/expected_outputs.h"
+#include "parity/noise_floor.h"
 #include "parity/preprocess_check.h"
 
 namespace twinrt::cli {
 namespace {
-
-struct CompareFlags {
-  ParityFlags parity;
-  std::string baseline;
-  std::string policy = "fp32";
-  std::string box_format;
-  bool preprocess_check = false;
-};
 
 Result<parity::PolicySet> load_policies(const CompareFlags& f) {
   parity::PolicySet set;
@@ -51,70 +45,94 @@ Status check_same_interface(const ModelIo& a, const ModelIo& b, const ParityFlag
   return Status::ok();
 }
 
-int exit_code(const parity::Report& report, const std::vector<parity::EngineRun>& runs) {
-  for (const auto& r : runs)
-    if (r.failure == StatusCode::kUnavailable) return kExitBadInput;
-  return report.passed ? kExitOk : kExitFailure;
+// --shard I/N: the I-th (from 0) of N contiguous slices of the cases, so N processes
+// (a batch scheduler's jobs) cover every case once; `twinrt report merge` joins the parts.
+Status select_shard(parity::InputSet& inputs, const std::string& shard) {
+  const size_t slash = shard.find('/');
+  if (slash == std::string::npos) return invalid_argument("--shard must be I/N (e.g. 0/4), got '" + shard + "'");
+  ASSIGN_OR_RETURN(int64_t index, parse_integer(shard.substr(0, slash), "--shard index", false));
+  ASSIGN_OR_RETURN(int64_t count, parse_integer(shard.substr(slash + 1), "--shard count", false));
+  if (count < 1 || index >= count)
+    return invalid_argument("--shard " + shard + ": needs 0 <= I < N");
+  const auto total = static_cast<int64_t>(inputs.cases.size());
+  const int64_t begin = total * index / count, end = total * (index + 1) / count;
+  if (begin == end)
+    return invalid_argument("--shard " + shard + " has no cases: there are " + std::to_string(total));
+  inputs.cases = std::vector<parity::InputCase>(inputs.cases.begin() + begin, inputs.cases.begin() + end);
+  inputs.description += " (shard " + shard + ": cases " + std::to_string(begin + 1) + "-" + std::to_string(end) +
+                        " of " + std::to_string(total) + ")";
+  return Status::ok();
 }
 
 int compare(const CompareFlags& f) {
-  auto planned = plan_runs(f.parity, f.baseline);
-  if (!planned) return report_error(planned.status());
-  auto spec = to_input_spec(f.parity.inputs);
-  if (!spec) return report_error(spec.status());
-  auto options = engine_options(f.parity, "all", *spec);
-  if (!options) return report_error(options.status());
-  auto policies = load_policies(f);
-  if (!policies) return report_error(policies.status());
-  if (f.preprocess_check && spec->images.empty())
-    return report_error(invalid_argument("--preprocess-check needs an --image and a --preprocess spec"));
+  auto outcome = run_compare(f);
+  if (!outcome) return report_error(outcome.status());
+  if (Status s = emit_report(outcome->report, f.parity); !s.is_ok()) return report_error(s);
+  if (outcome->engine_unavailable) return kExitBadInput;
+  return outcome->report.passed ? kExitOk : kExitFailure;
+}
 
-  auto io = model_io(f.parity.models[0]);
-  if (!io) return report_error(io.status());
+}  // namespace
+
+Result<CompareOutcome> run_compare(const CompareFlags& f) {
+  ASSIGN_OR_RETURN(auto planned, plan_runs(f.parity, f.baseline));
+  ASSIGN_OR_RETURN(auto spec, to_input_spec(f.parity.inputs));
+  ASSIGN_OR_RETURN(auto options, engine_options(f.parity, "all", spec));
+  ASSIGN_OR_RETURN(auto policies, load_policies(f));
+  ASSIGN_OR_RETURN(auto noise, noise_settings(f.parity));
+  if (f.preprocess_check && spec.images.empty())
+    return invalid_argument("--preprocess-check needs an --image and a --preprocess spec");
+
+  ASSIGN_OR_RETURN(ModelIo io, model_io(f.parity.models[0]));
   if (f.parity.models.size() == 2) {
-    auto io_b = model_io(f.parity.models[1]);
-    if (!io_b) return report_error(io_b.status());
-    if (Status s = check_same_interface(*io, *io_b, f.parity); !s.is_ok()) return report_error(s);
+    ASSIGN_OR_RETURN(ModelIo io_b, model_io(f.parity.models[1]));
+    TRY(check_same_interface(io, io_b, f.parity));
   }
-  auto inputs = parity::build_input_set(io->inputs, *spec);
-  if (!inputs) return report_error(inputs.status());
+  ASSIGN_OR_RETURN(auto inputs, parity::build_input_set(io.inputs, spec));
+  if (!f.shard.empty()) TRY(select_shard(inputs, f.shard));
 
   parity::Report report;
   report.command = "compare";
   report.tool_version = kVersion;
   report.models = f.parity.models;
-  report.baseline = planned->front().label;
-  report.inputs = inputs->description;
-  report.preprocessing = inputs->preprocessing;
-  report.cases = static_cast<int>(inputs->cases.size());
+  report.baseline = planned.front().label;
+  report.inputs = inputs.description;
+  report.preprocessing = inputs.preprocessing;
+  report.cases = static_cast<int>(inputs.cases.size());
 
+  CompareOutcome outcome;
   std::vector<parity::EngineRun> runs;
-  for (const auto& p : *planned) {
+  for (const auto& p : planned) {
     std::fprintf(stderr, "running %s...\n", p.label.c_str());
-    runs.push_back(parity::run_cases_on(p.engine, *options, p.label, p.model, *inputs, io->outputs));
+    runs.push_back(parity::run_cases_on(p.engine, options, p.label, p.model, inputs, io.outputs));
     report.engines.push_back(runs.back().entry);
     if (!runs.back().entry.ok) report.passed = false;
+    outcome.engine_unavailable |= runs.back().failure == StatusCode::kUnavailable;
   }
-  const auto expected = parity::expected_output_errors(f.parity.models[0], inputs->cases.front(), *options);
+  const auto expected = parity::expected_output_errors(f.parity.models[0], inputs.cases.front(), options);
+  std::map<std::string, parity::NoiseFloor> floors;
+  if (noise && runs[0].entry.ok) {
+    std::fprintf(stderr, "rerunning %s on inputs moved by up to %d ULPs (%d runs)...\n", runs[0].entry.name.c_str(),
+                 noise->ulps, noise->runs);
+    ASSIGN_OR_RETURN(floors, parity::measure_noise_floor(planned.front().engine, options, planned.front().model, inputs,
+                                                         runs[0], io.outputs, *noise));
+  }
   for (size_t i = 1; i < runs.size(); ++i) {
-    auto outputs = parity::compare_runs(runs[0], runs[i], io->outputs, *policies, expected);
-    if (!outputs) return report_error(outputs.status());
-    for (auto& o : *outputs) {
-      report.passed &= o.verdict.passed;
+    ASSIGN_OR_RETURN(auto outputs, parity::compare_runs(runs[0], runs[i], io.outputs, policies, expected));
+    for (auto& o : outputs) {
+      if (auto it = floors.find(o.output); it != floors.end()) parity::judge_against_noise_floor(o, it->second);
+      report.passed &= o.verdict.passed || o.within_noise_floor;
       report.outputs.push_back(std::move(o));
     }
   }
   if (f.preprocess_check && runs[0].entry.ok) {
-    auto check = parity::preprocess_check(planned->front().engine, *options, f.parity.models[0], io->inputs,
-                                          *spec, runs[0].per_case.front());
-    if (!check) return report_error(check.status());
-    report.preprocess_check = std::move(*check);
+    ASSIGN_OR_RETURN(report.preprocess_check,
+                     parity::preprocess_check(planned.front().engine, options, f.parity.models[0], io.inputs,
+                                              spec, runs[0].per_case.front()));
   }
-  if (Status s = emit_report(report, f.parity); !s.is_ok()) return report_error(s);
-  return exit_code(report, runs);
+  outcome.report = std::move(report);
+  return outcome;
 }
-
-}  // namespace
 
 Command add_compare_command(CLI::App& root) {
   static CompareFlags flags;
@@ -126,6 +144,8 @@ Command add_compare_command(CLI::App& root) {
   cmd->add_option("--box-format", flags.box_format, "detection outputs hold boxes as xyxy, xywh or cxcywh");
   cmd->add_flag("--preprocess-check", flags.preprocess_check,
                 "also show how far outputs move under the usual preprocessing mistakes");
+  cmd->add_option("--shard", flags.shard, "I/N: run only the I-th (from 0) of N slices of the cases; "
+                                          "`twinrt report merge` joins the parts' --json reports");
   return {cmd, [] { return compare(flags); }};
 }
 

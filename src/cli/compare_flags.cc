@@ -22,6 +22,23 @@ void add_parity_flags(CLI::App* cmd, ParityFlags& f) {
   cmd->add_option("--json", f.json_path, "write the report as JSON to this file");
   cmd->add_option("--html", f.html_path, "write the report as a self-contained HTML page");
   add_input_set_flags(cmd, f.inputs);
+  cmd->add_flag("--noise-floor", f.noise_floor,
+                "also rerun the baseline on inputs moved by a few ULPs: how much the model itself moves");
+  cmd->add_option("--noise-runs", f.noise_runs, "perturbed reruns for --noise-floor (default 3)");
+  cmd->add_option("--noise-ulps", f.noise_ulps, "largest input perturbation for --noise-floor, in ULPs (default 2)");
+  add_limit_flags(cmd, f.limits);
+}
+
+Result<std::optional<parity::NoiseSettings>> noise_settings(const ParityFlags& f) {
+  if (f.noise_runs < 1 || f.noise_runs > 100)
+    return invalid_argument("--noise-runs must be between 1 and 100, got " + std::to_string(f.noise_runs));
+  if (f.noise_ulps < 1 || f.noise_ulps > 1000)
+    return invalid_argument("--noise-ulps must be between 1 and 1000, got " + std::to_string(f.noise_ulps));
+  if (!f.noise_floor) return std::optional<parity::NoiseSettings>();
+  parity::NoiseSettings n;
+  n.runs = f.noise_runs;
+  n.ulps = f.noise_ulps;
+  return std::optional<parity::NoiseSettings>(n);
 }
 
 namespace {
@@ -77,9 +94,12 @@ Result<std::vector<PlannedRun>> plan_runs(const ParityFlags& f, const std::strin
 
 Result<engines::EngineOptions> engine_options(const ParityFlags& f, const std::string& default_optimization,
                                               const parity::InputSpec& spec) {
-  if (f.threads < 0) return invalid_argument("--threads must be >= 0, got " + std::to_string(f.threads));
+  if (f.threads < 0 || f.threads > kMaxThreads)
+    return invalid_argument("--threads must be between 0 (all hardware threads) and " + std::to_string(kMaxThreads) +
+                            ", got " + std::to_string(f.threads));
   engines::EngineOptions o;
   o.threads = f.threads;
+  TRY(apply_limit_flags(f.limits));
   o.graph_optimization = f.graph_optimization.empty() ? default_optimization : f.graph_optimization;
   static const char* kLevels[] = {"disabled", "basic", "extended", "all"};
   if (std::none_of(std::begin(kLevels), std::end(kLevels), [&](const char* l) { return o.graph_optimization == l; }))

@@ -2,13 +2,16 @@
 // inputs and where reports go.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/input_set_flags.h"
+#include "cli/session_flags.h"
 #include "engines/engine.h"
+#include "parity/noise_floor.h"
 #include "parity/report.h"
 
 namespace twinrt::cli {
@@ -21,6 +24,11 @@ struct ParityFlags {
   std::string graph_optimization;   // ONNX Runtime engines; empty = the command's default
   InputSetFlags inputs;
   std::string json_path, html_path;
+  // --noise-floor: rerun the baseline on inputs moved by a few ULPs (docs/parity.md).
+  bool noise_floor = false;
+  int noise_runs = 3;
+  int noise_ulps = 2;
+  LimitFlags limits;  // twinrt's engines, and the model and input files read
 };
 
 void add_parity_flags(CLI::App* cmd, ParityFlags& f);
@@ -47,6 +55,9 @@ struct ModelIo {
   std::vector<std::string> outputs;
 };
 Result<ModelIo> model_io(const std::string& path);
+
+// The noise-floor settings when --noise-floor is given; --noise-runs and --noise-ulps checked.
+Result<std::optional<parity::NoiseSettings>> noise_settings(const ParityFlags& f);
 
 // Prints the terminal table and writes the JSON and HTML reports when asked.
 Status emit_report(const parity::Report& report, const ParityFlags& f);

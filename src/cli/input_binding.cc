@@ -16,9 +16,9 @@ std::string join_input_names(const std::vector<IoInfo>& inputs) {
 }
 
 // Binds DIR/input_<i>.pb to input i; inputs without a file stay unbound.
-Status bind_test_data(const std::string& dir, const std::vector<ir::ValueInfo>& decls,
+Status bind_test_data(const std::string& dir, const Session& session, const std::vector<ir::ValueInfo>& decls,
                       std::vector<std::optional<BoundInput>>& bound) {
-  auto values = io::load_test_data_folder(dir, decls);
+  auto values = io::load_test_data_folder(dir, decls, session.impl().limits());
   if (!values) return values.status().with_context("--test-data: ");
   for (size_t i = 0; i < decls.size(); ++i)
     if ((*values)[i]) bound[i] = BoundInput{decls[i].name, std::move((*values)[i]->value), (*values)[i]->path};
@@ -39,7 +39,7 @@ Status bind_input_flags(const std::vector<std::string>& args, const Session& ses
                               "' (inputs: " + join_input_names(session.inputs()) + ")");
     if (given[index]) return invalid_argument("--input: input '" + name + "' is given twice");
     given[index] = true;
-    ASSIGN_OR_RETURN(Value v, io::load_input_file(path, decls[index]));
+    ASSIGN_OR_RETURN(Value v, io::load_input_file(path, decls[index], session.impl().limits()));
     bound[index] = BoundInput{name, std::move(v), path};
   }
   return Status::ok();
@@ -60,7 +60,7 @@ void add_input_flags(CLI::App* command, InputFlags& flags, bool with_test_data) 
 Result<std::vector<BoundInput>> bind_inputs(const Session& session, const InputFlags& flags) {
   const std::vector<ir::ValueInfo>& decls = session.impl().plan().inputs;
   std::vector<std::optional<BoundInput>> bound(decls.size());
-  if (!flags.test_data_dir.empty()) TRY(bind_test_data(flags.test_data_dir, decls, bound));
+  if (!flags.test_data_dir.empty()) TRY(bind_test_data(flags.test_data_dir, session, decls, bound));
   TRY(bind_input_flags(flags.inputs, session, decls, bound));
   std::vector<BoundInput> result;
   for (size_t i = 0; i < decls.size(); ++i) {

@@ -7,6 +7,7 @@
 #include "cli/model_card.h"
 #include "cli/model_summary.h"
 #include "cli/optimized_graph.h"
+#include "cli/session_flags.h"
 #include "io/file_io.h"
 
 namespace twinrt::cli {
@@ -18,6 +19,7 @@ struct InspectFlags {
   bool optimized = false;
   std::string mode = "default";
   std::string optimization = "all";
+  LimitFlags limits;
 };
 
 void print_io(const char* title, const std::vector<IoSummary>& ios) {
@@ -81,6 +83,7 @@ int inspect_model(const InspectFlags& flags) {
   if (!mode) return report_error(mode.status().with_context("--mode: "));
   auto level = parse_optimization(flags.optimization);
   if (!level) return report_error(level.status().with_context("--optimization: "));
+  if (Status st = apply_limit_flags(flags.limits); !st) return report_error(st);
   auto summary = summarize_model(flags.model);
   if (!summary) return report_error(summary.status());
   print_summary(*summary);
@@ -106,6 +109,7 @@ Command add_inspect_command(CLI::App& root) {
   cmd->add_flag("--optimized", flags->optimized, "also show the main graph after the graph passes a session runs");
   cmd->add_option("--mode", flags->mode, "with --optimized: default, exact or reference")->capture_default_str();
   cmd->add_option("--optimization", flags->optimization, "with --optimized: none, basic or all")->capture_default_str();
+  add_limit_flags(cmd, flags->limits);
   return Command{cmd, [flags] { return inspect_model(*flags); }};
 }
 

@@ -1,19 +1,48 @@
 // `twinrt localize MODEL --engines A,B` and `twinrt localize MODEL_A MODEL_B [--engine E]`:
 // the node where two runs first diverge, with each node's own and inherited error.
 // Exit 0 when no node's own error exceeds its float budget, 1 when one does, 2 on error.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "cli/command.h"
-#include "cli/compare_flags.h"
 #include "cli/exit_status.h"
+#include "cli/parity_commands.h"
 #include "cli/version.h"
 #include "io/temp_dir.h"
+#include "ir/resource_limits.h"
 #include "parity/localization.h"
 
 namespace twinrt::cli {
+
 namespace {
 
-Result<parity::Report> run_localize(const ParityFlags& f) {
+// A bar on stderr: redrawn in place on a terminal, one line per chunk with --progress.
+std::function<void(size_t, size_t, size_t, size_t)> progress_bar(bool forced) {
+  const bool tty = isatty(STDERR_FILENO);
+  if (!tty && !forced) return nullptr;
+  return [tty](size_t done, size_t chunks, size_t tensors_done, size_t tensors) {
+    constexpr int kWidth = 30;
+    const int filled = tensors ? static_cast<int>(kWidth * tensors_done / tensors) : kWidth;
+    std::fprintf(stderr, "%slocalize [%s%s] chunk %zu/%zu, %zu/%zu tensors%s", tty ? "\r" : "",
+                 std::string(filled, '#').c_str(), std::string(kWidth - filled, '.').c_str(), done, chunks, tensors_done,
+                 tensors, tty && done < chunks ? "" : "\n");
+    std::fflush(stderr);
+  };
+}
+
+}  // namespace
+
+Result<parity::Report> run_localize(const LocalizeFlags& lf) {
+  const ParityFlags& f = lf.parity;
+  int64_t max_memory = parity::kDefaultLocalizeMemory;
+  if (!f.limits.max_memory.empty()) {  // also the sessions' limit (add_limit_flags)
+    ASSIGN_OR_RETURN(uint64_t bytes, parse_byte_size(f.limits.max_memory, "--max-memory"));
+    max_memory = static_cast<int64_t>(std::min<uint64_t>(bytes, INT64_MAX));
+  }
+  ASSIGN_OR_RETURN(auto noise, noise_settings(f));
   ASSIGN_OR_RETURN(auto planned, plan_runs(f, ""));
   if (planned.size() != 2)
     return invalid_argument("localize compares exactly two runs; --engines lists " + std::to_string(planned.size()));
@@ -32,8 +61,11 @@ Result<parity::Report> run_localize(const ParityFlags& f) {
   setup.options = options;
   setup.input = set.cases.front();
   setup.work_dir = dir->path();
-  std::fprintf(stderr, "running %s and %s with every intermediate exposed...\n", setup.label_a.c_str(),
-               setup.label_b.c_str());
+  setup.max_memory_bytes = max_memory;
+  setup.noise = noise;
+  setup.progress = progress_bar(lf.progress);
+  std::fprintf(stderr, "running %s and %s with every intermediate exposed, a chunk at a time...\n",
+               setup.label_a.c_str(), setup.label_b.c_str());
   ASSIGN_OR_RETURN(parity::Report report, parity::localize(setup));
   report.tool_version = kVersion;
   report.inputs = set.description + (set.cases.size() > 1 ? " (first case)" : "");
@@ -42,16 +74,15 @@ Result<parity::Report> run_localize(const ParityFlags& f) {
   return report;
 }
 
-}  // namespace
-
 Command add_localize_command(CLI::App& root) {
-  static ParityFlags flags;
+  static LocalizeFlags flags;
   CLI::App* cmd = root.add_subcommand("localize", "find the node where two engines or two models first diverge");
-  add_parity_flags(cmd, flags);
+  add_parity_flags(cmd, flags.parity);
+  cmd->add_flag("--progress", flags.progress, "show progress on stderr even when it is not a terminal");
   return {cmd, [] {
             auto report = run_localize(flags);
             if (!report) return report_error(report.status());
-            if (Status s = emit_report(*report, flags); !s.is_ok()) return report_error(s);
+            if (Status s = emit_report(*report, flags.parity); !s.is_ok()) return report_error(s);
             return static_cast<int>(report->passed ? kExitOk : kExitFailure);
           }};
 }

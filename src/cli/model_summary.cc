@@ -144,7 +144,7 @@ int64_t total_bytes(const std::vector<ParamGroup>& groups) {
 
 Result<ModelSummary> summarize_model(const std::string& path) {
   std::vector<onnx::ExternalFileUse> external_uses;
-  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path, &external_uses));
+  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path, current_limits(), &external_uses));
   ASSIGN_OR_RETURN(io::RegularFile model_file, io::RegularFile::open(path, "model"));
   ModelSummary s;
   s.path = path;

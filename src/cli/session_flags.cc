@@ -22,6 +22,29 @@ void add_session_flags(CLI::App* command, SessionFlags& flags) {
                       "value of a symbolic dimension, NAME=VALUE (repeatable); unnamed ones default to 1");
   command->add_flag("--lenient", flags.lenient,
                     "run models with attributes their op does not know (warning instead of error)");
+  add_limit_flags(command, flags.limits);
+}
+
+void add_limit_flags(CLI::App* command, LimitFlags& flags) {
+  const ResourceLimits defaults = default_resource_limits();
+  command->add_option("--max-tensor-bytes", flags.max_tensor_bytes,
+                      "largest tensor a model or input may declare or make, e.g. 2G (default " +
+                          format_bytes(defaults.max_tensor_bytes) + ", an eighth of physical memory)");
+  command->add_option("--max-memory", flags.max_memory,
+                      "memory for the weights, and for the values alive during a run, e.g. 8G (default " +
+                          format_bytes(defaults.max_memory_bytes) + ", a quarter of physical memory)");
+}
+
+Status apply_limit_flags(const LimitFlags& flags) {
+  ResourceLimits limits;
+  if (!flags.max_tensor_bytes.empty()) {
+    ASSIGN_OR_RETURN(limits.max_tensor_bytes, parse_byte_size(flags.max_tensor_bytes, "--max-tensor-bytes"));
+  }
+  if (!flags.max_memory.empty()) {
+    ASSIGN_OR_RETURN(limits.max_memory_bytes, parse_byte_size(flags.max_memory, "--max-memory"));
+  }
+  set_resource_limits(limits);
+  return Status::ok();
 }
 
 void warn_about(const Session& session) {
@@ -61,6 +84,7 @@ Result<SessionOptions> to_session_options(const SessionFlags& flags) {
                             ", got " + std::to_string(flags.threads));
   options.threads = flags.threads;
   options.lenient = flags.lenient;
+  TRY(apply_limit_flags(flags.limits));
   for (const std::string& arg : flags.dims) {
     ASSIGN_OR_RETURN(auto assignment, split_assignment(arg, "--dim"));
     ASSIGN_OR_RETURN(int64_t value, parse_integer(assignment.second, "--dim " + assignment.first, false));

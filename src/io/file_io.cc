@@ -52,8 +52,10 @@ Status write_then_rename(const std::string& path, std::string_view bytes) {
 
 }  // namespace
 
-Result<std::string> read_file_bytes(const std::string& path) {
+Result<std::string> read_file_bytes(const std::string& path, const ResourceLimits& limits) {
   ASSIGN_OR_RETURN(RegularFile file, RegularFile::open(path));
+  TRY(check_tensor_bytes(file.size(), "'" + path + "'", limits));
+  TRY(check_memory_bytes(0, file.size(), "'" + path + "'", limits));
   return file.read_all();
 }
 

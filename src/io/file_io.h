@@ -4,13 +4,15 @@
 #include <string>
 #include <string_view>
 
+#include "ir/resource_limits.h"
 #include "twinrt/status.h"
 
 namespace twinrt::io {
 
 // Reads a regular file (see regular_file.h); kIoError when the path is missing, a
-// directory, a FIFO, a device or unreadable.
-Result<std::string> read_file_bytes(const std::string& path);
+// directory, a FIFO, a device or unreadable. A file larger than limits.max_tensor_bytes
+// or limits.max_memory_bytes (0: no limit) is refused before it is read.
+Result<std::string> read_file_bytes(const std::string& path, const ResourceLimits& limits = {});
 
 // Writes `bytes` to `path`:
 //  - "-" is standard output;

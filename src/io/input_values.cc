@@ -54,14 +54,14 @@ Result<Value> conform_to_declaration(Value loaded, const ir::TypeInfo& type, con
   return v;
 }
 
-Result<Value> load_input_file(const std::string& path, const ir::ValueInfo& decl) {
+Result<Value> load_input_file(const std::string& path, const ir::ValueInfo& decl, const ResourceLimits& limits) {
   const std::string what = "input '" + decl.name + "' from '" + path + "'";
   if (has_suffix(path, ".npy")) {
-    ASSIGN_OR_RETURN(Tensor t, read_npy_file(path));
+    ASSIGN_OR_RETURN(Tensor t, read_npy_file(path, limits));
     return conform_to_declaration(Value::of(std::move(t)), decl.type, what);
   }
   if (has_suffix(path, ".pb")) {
-    ASSIGN_OR_RETURN(std::string bytes, read_file_bytes(path));
+    ASSIGN_OR_RETURN(std::string bytes, read_file_bytes(path, {0, limits.max_memory_bytes}));
     auto v = onnx::parse_value(bytes.data(), bytes.size(), decl.type);
     if (!v) return v.status().with_context(what + ": ");
     return conform_to_declaration(std::move(v).value(), decl.type, what);
@@ -69,8 +69,8 @@ Result<Value> load_input_file(const std::string& path, const ir::ValueInfo& decl
   return invalid_argument(what + ": unknown file type (expected .npy or an ONNX .pb)");
 }
 
-Result<std::vector<std::optional<TestDataValue>>> load_test_data_folder(const std::string& dir,
-                                                                        const std::vector<ir::ValueInfo>& decls) {
+Result<std::vector<std::optional<TestDataValue>>> load_test_data_folder(
+    const std::string& dir, const std::vector<ir::ValueInfo>& decls, const ResourceLimits& limits) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return io_error("'" + dir + "' is not a readable directory");
   fs::directory_iterator it(dir, ec);
@@ -79,7 +79,7 @@ Result<std::vector<std::optional<TestDataValue>>> load_test_data_folder(const st
   for (size_t i = 0; i < decls.size(); ++i) {
     const std::string path = (fs::path(dir) / ("input_" + std::to_string(i) + ".pb")).string();
     if (!fs::exists(path, ec)) continue;
-    ASSIGN_OR_RETURN(Value v, load_input_file(path, decls[i]));
+    ASSIGN_OR_RETURN(Value v, load_input_file(path, decls[i], limits));
     values[i] = TestDataValue{std::move(v), path};
   }
   for (const fs::directory_entry& entry : it) {

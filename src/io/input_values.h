@@ -11,6 +11,7 @@
 
 #include "io/random_tensor.h"
 #include "ir/ir.h"
+#include "ir/resource_limits.h"
 #include "twinrt/status.h"
 #include "twinrt/tensor.h"
 
@@ -26,7 +27,10 @@ Result<Value> conform_to_declaration(Value loaded, const ir::TypeInfo& type, con
 
 // Reads a value file for an input declared as `decl`: .npy, or .pb parsed as the
 // declared kind (TensorProto, SequenceProto, OptionalProto). Checks dtype and fixed dims.
-Result<Value> load_input_file(const std::string& path, const ir::ValueInfo& decl);
+// A .npy file beyond limits.max_tensor_bytes, a .pb beyond limits.max_memory_bytes, is
+// refused before it is read.
+Result<Value> load_input_file(const std::string& path, const ir::ValueInfo& decl,
+                              const ResourceLimits& limits = current_limits());
 
 // An ONNX test-data folder: DIR/input_<i>.pb for declared input i. Inputs without a file
 // stay empty; a file beyond the last input is an error.
@@ -34,8 +38,9 @@ struct TestDataValue {
   Value value;
   std::string path;
 };
-Result<std::vector<std::optional<TestDataValue>>> load_test_data_folder(const std::string& dir,
-                                                                        const std::vector<ir::ValueInfo>& decls);
+Result<std::vector<std::optional<TestDataValue>>> load_test_data_folder(
+    const std::string& dir, const std::vector<ir::ValueInfo>& decls,
+    const ResourceLimits& limits = current_limits());
 
 // Random values for `type`: symbolic dims from `dims` (default 1), unknown dims 1;
 // sequences get one element, optionals hold a value. `range` as in random_tensor.

@@ -113,8 +113,8 @@ Result<Tensor> parse_npy(std::string_view bytes, const std::string& source) {
   return tensor;
 }
 
-Result<Tensor> read_npy_file(const std::string& path) {
-  ASSIGN_OR_RETURN(std::string bytes, read_file_bytes(path));
+Result<Tensor> read_npy_file(const std::string& path, const ResourceLimits& limits) {
+  ASSIGN_OR_RETURN(std::string bytes, read_file_bytes(path, {limits.max_tensor_bytes, 0}));
   return parse_npy(bytes, path);
 }
 

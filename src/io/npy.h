@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "ir/resource_limits.h"
 #include "twinrt/status.h"
 #include "twinrt/tensor.h"
 
@@ -17,7 +18,8 @@ namespace twinrt::io {
 
 // `source` names the bytes in error messages (a file path, "archive.npz:x.npy").
 Result<Tensor> parse_npy(std::string_view bytes, const std::string& source);
-Result<Tensor> read_npy_file(const std::string& path);
+// A file larger than limits.max_tensor_bytes is refused before it is read.
+Result<Tensor> read_npy_file(const std::string& path, const ResourceLimits& limits = current_limits());
 
 Result<std::string> serialize_npy(const Tensor& t);
 Status write_npy_file(const std::string& path, const Tensor& t);

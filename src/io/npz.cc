@@ -179,17 +179,26 @@ uint32_t crc32(std::string_view bytes) {
   return c ^ 0xffffffffu;
 }
 
-Result<std::vector<NpzMember>> parse_npz(std::string_view bytes, const std::string& source) {
+Result<std::vector<NpzMember>> parse_npz(std::string_view bytes, const std::string& source,
+                                         const ResourceLimits& limits) {
   const ByteView zip(bytes, source);
   ASSIGN_OR_RETURN(CentralDirectory cd, find_central_directory(zip));
   // Each entry takes at least 46 bytes: a hostile count cannot make us loop for long.
   if (cd.entries > zip.size() / kCentralHeaderSize) return zip.error("central directory entry count is corrupt");
-  std::vector<NpzMember> members;
-  uint64_t pos = cd.offset;
+  std::vector<Member> directory;
+  uint64_t pos = cd.offset, declared = 0;
   for (uint64_t i = 0; i < cd.entries; ++i) {
     ASSIGN_OR_RETURN(Member m, read_central_header(zip, pos));
     if (m.name.size() < 4 || m.name.compare(m.name.size() - 4, 4, ".npy") != 0)
       return zip.error("member '" + m.name + "' is not a .npy file");
+    const std::string what = "'" + source + ":" + m.name + "'";
+    TRY(check_tensor_bytes(m.size, what, limits));
+    TRY(check_memory_bytes(declared, m.size, what, limits));
+    declared += m.size;
+    directory.push_back(std::move(m));
+  }
+  std::vector<NpzMember> members;
+  for (const Member& m : directory) {
     ASSIGN_OR_RETURN(std::string npy, member_bytes(zip, m));
     ASSIGN_OR_RETURN(Tensor t, parse_npy(npy, source + ":" + m.name));
     members.push_back(NpzMember{m.name.substr(0, m.name.size() - 4), std::move(t)});
@@ -197,9 +206,9 @@ Result<std::vector<NpzMember>> parse_npz(std::string_view bytes, const std::stri
   return members;
 }
 
-Result<std::vector<NpzMember>> read_npz_file(const std::string& path) {
-  ASSIGN_OR_RETURN(std::string bytes, read_file_bytes(path));
-  return parse_npz(bytes, path);
+Result<std::vector<NpzMember>> read_npz_file(const std::string& path, const ResourceLimits& limits) {
+  ASSIGN_OR_RETURN(std::string bytes, read_file_bytes(path, {0, limits.max_memory_bytes}));
+  return parse_npz(bytes, path, limits);
 }
 
 }  // namespace twinrt::io

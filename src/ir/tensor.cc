@@ -5,22 +5,30 @@
 #include <new>
 
 #include "ir/block_cache.h"
+#include "ir/memory_budget.h"
 #include "twinrt/tensor.h"
 
 namespace twinrt {
 namespace {
 
-// Heap bytes, 64-byte aligned for SIMD kernels, from the block cache.
+// Heap bytes, 64-byte aligned for SIMD kernels, from the block cache; `charged` bytes go
+// back to the budget (if any) they were charged to.
 class HeapStorage final : public Storage {
  public:
-  explicit HeapStorage(std::byte* p, size_t n) : p_(p), n_(n) {}
-  ~HeapStorage() override { give_block(p_, n_); }
+  HeapStorage(std::byte* p, size_t n, std::shared_ptr<MemoryBudget> budget, uint64_t charged)
+      : p_(p), n_(n), budget_(std::move(budget)), charged_(charged) {}
+  ~HeapStorage() override {
+    give_block(p_, n_);
+    if (budget_) budget_->release(charged_);
+  }
   std::byte* data() override { return p_; }
   size_t size() const override { return n_; }
 
  private:
   std::byte* p_;
   size_t n_;
+  std::shared_ptr<MemoryBudget> budget_;
+  uint64_t charged_;
 };
 
 // An array of std::string objects (string tensors).
@@ -116,8 +124,19 @@ Result<Tensor> Tensor::create_for_overwrite(DataType dtype, std::vector<int64_t>
   int64_t n = shape_numel(shape);
   if (n < 0) return invalid_argument("invalid tensor shape " + shape_to_string(shape));
   size_t esize = dtype_size(dtype);
-  if (static_cast<uint64_t>(n) > kMaxTensorBytes / esize)
+  // Within a session's run the budget refuses sizes beyond its limits first, so that they
+  // are errors naming the limit. Strings grow after creation: checked, not held.
+  const uint64_t want = static_cast<uint64_t>(n) > UINT64_MAX / esize ? UINT64_MAX : static_cast<uint64_t>(n) * esize;
+  const std::shared_ptr<MemoryBudget>& budget = BudgetScope::current();
+  const bool held = budget && dtype != DataType::kString;
+  if (budget) TRY(held ? budget->charge(want, dtype, shape) : budget->check(want, dtype, shape));
+  const auto give_back = [&] {
+    if (held) budget->release(want);
+  };
+  if (static_cast<uint64_t>(n) > kMaxTensorBytes / esize) {
+    give_back();
     return out_of_memory("tensor of shape " + shape_to_string(shape) + " is too large");
+  }
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);
@@ -126,11 +145,13 @@ Result<Tensor> Tensor::create_for_overwrite(DataType dtype, std::vector<int64_t>
     t.storage_ = std::make_shared<StringStorage>(static_cast<size_t>(n));
     return t;
   }
-  size_t bytes = static_cast<size_t>(n) * esize;
   size_t alloc = 0;
-  std::byte* p = take_block(bytes, &alloc);
-  if (!p) return out_of_memory("could not allocate " + std::to_string(bytes) + " bytes");
-  t.storage_ = std::make_shared<HeapStorage>(p, alloc);
+  std::byte* p = take_block(static_cast<size_t>(want), &alloc);
+  if (!p) {
+    give_back();
+    return out_of_memory("could not allocate " + std::to_string(want) + " bytes");
+  }
+  t.storage_ = std::make_shared<HeapStorage>(p, alloc, held ? budget : nullptr, held ? want : 0);
   return t;
 }
 

@@ -6,8 +6,9 @@
 
 namespace twinrt::onnx {
 
-Result<std::shared_ptr<FileBytes>> FileBytes::read(const std::string& path) {
+Result<std::shared_ptr<FileBytes>> FileBytes::read(const std::string& path, const ResourceLimits& limits) {
   ASSIGN_OR_RETURN(io::RegularFile file, io::RegularFile::open(path, "model"));
+  TRY(check_memory_bytes(0, file.size(), "model file '" + path + "'", limits));
   if (file.size() > SIZE_MAX / 2) return out_of_memory("'" + path + "' is too large to read");
   const size_t size = static_cast<size_t>(file.size());
   if (size == 0) return std::shared_ptr<FileBytes>(new FileBytes(nullptr, 0));

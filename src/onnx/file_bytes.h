@@ -10,6 +10,7 @@
 #include <string>
 
 #include "io/regular_file.h"
+#include "ir/resource_limits.h"
 #include "twinrt/status.h"
 #include "twinrt/tensor.h"
 
@@ -18,7 +19,8 @@ namespace twinrt::onnx {
 class FileBytes final : public Storage {
  public:
   // Reads the whole regular file (64-byte aligned, so in-place views suit SIMD kernels).
-  static Result<std::shared_ptr<FileBytes>> read(const std::string& path);
+  // A file larger than limits.max_memory_bytes is refused before it is read.
+  static Result<std::shared_ptr<FileBytes>> read(const std::string& path, const ResourceLimits& limits = {});
   ~FileBytes() override;
   FileBytes(const FileBytes&) = delete;
   FileBytes& operator=(const FileBytes&) = delete;

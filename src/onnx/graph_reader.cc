@@ -105,6 +105,24 @@ Status read_graph_field(const Field& f, ReadContext& ctx, ir::Graph* g) {
   }
 }
 
+// The dense sizes every initializer declares (sparse ones and external data included),
+// checked together before any is read: eight sparse 1 GiB tensors fail before the first
+// is densified, not after the memory limit is reached.
+Status check_declared_initializers(const uint8_t* data, size_t size, const ReadContext& ctx) {
+  if (ctx.options.limits.max_memory_bytes == 0) return Status::ok();
+  wire::WireReader r(data, size, "GraphProto");
+  Field f;
+  uint64_t total = 0;
+  while (!r.at_end()) {
+    if (!r.next(&f)) return Status::ok();  // the graph reader reports it
+    const bool sparse = f.number == graph_proto::kSparseInitializer;
+    if ((!sparse && f.number != graph_proto::kInitializer) || f.type != WireType::kLen) continue;
+    const uint64_t bytes = declared_tensor_bytes(f.data, f.size, sparse);
+    total = bytes > UINT64_MAX - total ? UINT64_MAX : total + bytes;
+  }
+  return check_memory_bytes(ctx.tensor_bytes, total, "the graph's initializers together", ctx.options.limits);
+}
+
 }  // namespace
 
 Result<ir::Node> read_node(const uint8_t* data, size_t size, ReadContext& ctx) {
@@ -123,6 +141,7 @@ Result<ir::Node> read_node(const uint8_t* data, size_t size, ReadContext& ctx) {
 Result<std::shared_ptr<ir::Graph>> read_graph(const uint8_t* data, size_t size, ReadContext& ctx) {
   NestingGuard guard(ctx);
   TRY(guard.check("GraphProto"));
+  TRY(check_declared_initializers(data, size, ctx));
   wire::WireReader r(data, size, "GraphProto");
   auto g = std::make_shared<ir::Graph>();
   Field f;

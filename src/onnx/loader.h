@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "ir/resource_limits.h"
 #include "twinrt/status.h"
 #include "twinrt/tensor.h"
 
@@ -16,6 +17,9 @@ namespace twinrt::onnx {
 struct LoadOptions {
   // Folder that external-data `location`s are relative to. Empty: external data is refused.
   std::string base_dir;
+  // Every tensor read (initializers, Constant values, densified sparse tensors, external
+  // data) is checked against these before it is allocated; the total counts all of them.
+  ResourceLimits limits;
 };
 
 // An external-data file a loaded model uses: its `location` as written in the model and the
@@ -28,8 +32,10 @@ struct ExternalFileUse {
 // Reads the file into memory (initializers view that copy, never the file, so later changes
 // to the file cannot reach the model). External data is resolved next to the model, may
 // not escape its folder, and must be regular files. `external_files` (optional) receives
-// the external-data files used, in first-use order.
+// the external-data files used, in first-use order. The file itself may not exceed
+// limits.max_memory_bytes; the tensors are checked as in LoadOptions::limits.
 Result<ir::Model> load_model_file(const std::string& path,
+                                  const ResourceLimits& limits = current_limits(),
                                   std::vector<ExternalFileUse>* external_files = nullptr);
 
 // Parses a model held in memory. `keepalive` (optional) owns `data`; when given,

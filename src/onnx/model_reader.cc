@@ -167,10 +167,12 @@ Result<ir::Model> load_model_bytes(const void* data, size_t size, const LoadOpti
   return read_model(static_cast<const uint8_t*>(data), size, ctx);
 }
 
-Result<ir::Model> load_model_file(const std::string& path, std::vector<ExternalFileUse>* external_files) {
-  auto file = FileBytes::read(path);
+Result<ir::Model> load_model_file(const std::string& path, const ResourceLimits& limits,
+                                  std::vector<ExternalFileUse>* external_files) {
+  auto file = FileBytes::read(path, limits);
   if (!file) return file.status();
   ReadContext ctx;
+  ctx.options.limits = limits;
   std::filesystem::path folder = std::filesystem::path(path).parent_path();
   ctx.options.base_dir = folder.empty() ? std::string(".") : folder.string();
   ctx.keepalive = *file;

@@ -24,7 +24,17 @@ struct ReadContext {
   // When set, receives each external-data file the model uses (for `inspect`).
   std::vector<ExternalFileUse>* external_uses = nullptr;
   int depth = 0;
+  uint64_t tensor_bytes = 0;  // of every tensor read so far, against options.limits
 };
+
+// Checks a tensor about to be read (`bytes`: its dense size) against the limits and
+// counts it; `what` names it ("float32[4096,4096]").
+inline Status charge_tensor(ReadContext& ctx, uint64_t bytes, const std::string& what) {
+  TRY(check_tensor_bytes(bytes, what, ctx.options.limits));
+  TRY(check_memory_bytes(ctx.tensor_bytes, bytes, what, ctx.options.limits));
+  ctx.tensor_bytes += bytes;
+  return Status::ok();
+}
 
 // Counts one level of message nesting for as long as it lives.
 class NestingGuard {

@@ -36,7 +36,8 @@ Result<int64_t> linear_index(const Tensor& indices, int64_t k, const std::vector
   return linear;
 }
 
-Result<Tensor> densify(const Tensor& values, const Tensor& indices, const std::vector<int64_t>& dims) {
+Result<Tensor> densify(const Tensor& values, const Tensor& indices, const std::vector<int64_t>& dims,
+                       ReadContext& ctx) {
   for (int64_t d : dims)
     if (d < 0) return invalid_model("negative dimension in dims " + shape_to_string(dims));
   if (values.rank() != 1) return invalid_model("values must be 1-D, got " + shape_to_string(values.shape()));
@@ -53,6 +54,8 @@ Result<Tensor> densify(const Tensor& values, const Tensor& indices, const std::v
   const int64_t dense_numel = shape_numel(dims);
   if (dense_numel < 0 || static_cast<uint64_t>(dense_numel) > kMaxDenseBytes / dtype_size(values.dtype()))
     return invalid_model("dims " + shape_to_string(dims) + " are too large to densify");
+  TRY(charge_tensor(ctx, static_cast<uint64_t>(dense_numel) * dtype_size(values.dtype()),
+                    std::string("dense ") + dtype_name(values.dtype()) + shape_to_string(dims)));
   ASSIGN_OR_RETURN(Tensor dense, Tensor::create(values.dtype(), dims));
   const int64_t numel = dense.numel();
   const size_t esize = dtype_size(values.dtype());
@@ -95,7 +98,7 @@ Result<Tensor> read_sparse_tensor(const uint8_t* data, size_t size, ReadContext&
   const std::string label = "sparse tensor '" + values_name + "': ";
   if (!has_values || !has_indices)
     return invalid_model(label + (has_values ? "indices" : "values") + " missing");
-  auto dense = densify(values, indices, dims);
+  auto dense = densify(values, indices, dims, ctx);
   if (!dense) return dense.status().with_context(label);
   if (name) *name = std::move(values_name);
   return dense;

@@ -1,5 +1,6 @@
 #include "onnx/tensor_reader.h"
 
+#include <cstdint>
 #include <cstring>
 #include <string_view>
 #include <vector>
@@ -183,6 +184,7 @@ Result<Tensor> build_tensor(const TensorFields& t, ReadContext& ctx) {
   if (numel < 0 || static_cast<uint64_t>(numel) > kMaxTensorBytes / esize)
     return invalid_model("dims " + shape_to_string(t.dims) + " are too large");
   const size_t nbytes = static_cast<size_t>(numel) * esize;
+  TRY(charge_tensor(ctx, nbytes, std::string(dtype_name(dtype)) + shape_to_string(t.dims)));
 
   if (t.data_location == tensor_proto::kLocationExternal) {
     if (dtype == DataType::kString)
@@ -236,6 +238,36 @@ Result<std::pair<std::string, std::string>> read_string_entry(const Field& f, co
     }
   }
   return entry;
+}
+
+uint64_t declared_tensor_bytes(const uint8_t* data, size_t size, bool sparse) {
+  const uint32_t dims_field = sparse ? sparse_tensor_proto::kDims : tensor_proto::kDims;
+  WireReader r(data, size, "TensorProto");
+  Field f;
+  std::vector<int64_t> dims;
+  uint64_t esize = 0;
+  while (!r.at_end()) {
+    if (!r.next(&f)) return 0;
+    if (f.number == dims_field) {
+      if (!wire::append_int64s(f, "dims", &dims)) return 0;
+    } else if (sparse && f.number == sparse_tensor_proto::kValues && f.type == wire::WireType::kLen) {
+      WireReader values(f.data, f.size, "TensorProto");
+      Field v;
+      while (!values.at_end() && values.next(&v))
+        if (v.number == tensor_proto::kDataType && v.type == wire::WireType::kVarint && dtype_is_valid(int32_t(v.scalar)))
+          esize = dtype_size(static_cast<DataType>(v.scalar));
+    } else if (!sparse && f.number == tensor_proto::kDataType && f.type == wire::WireType::kVarint &&
+               dtype_is_valid(int32_t(f.scalar))) {
+      esize = dtype_size(static_cast<DataType>(f.scalar));
+    }
+  }
+  uint64_t bytes = esize;
+  for (int64_t d : dims) {
+    if (d < 0) return 0;
+    if (d != 0 && bytes > UINT64_MAX / static_cast<uint64_t>(d)) return UINT64_MAX;
+    bytes *= static_cast<uint64_t>(d);
+  }
+  return bytes;
 }
 
 Result<Tensor> read_tensor(const uint8_t* data, size_t size, ReadContext& ctx, std::string* name) {

@@ -81,7 +81,11 @@ class Walker {
       if (d->second->shape && ir::shape_is_static(*d->second->shape))
         v.shape = ir::static_dims(*d->second->shape);
     }
-    if (auto r = relative_.find(name); r != relative_.end()) v.relative = r->second;
+    if (auto r = carried_.find(name); r != carried_.end()) {
+      v.relative = r->second.relative;
+      v.saturated = r->second.saturated;
+      v.not_estimable = r->second.not_estimable;
+    }
     return v;
   }
 
@@ -99,7 +103,7 @@ class Walker {
       if (output.dtype == DataType::kUndefined)  // not observed nor declared: follow the inputs
         output.dtype = first_float == DataType::kUndefined ? DataType::kFloat : first_float;
       const ExpectedError e = node_error(node, inputs, output);
-      relative_[name] = e.relative;
+      carried_[name] = e;
       if (auto it = values_.find(name); it != values_.end()) {
         ExpectedError entry = e;
         entry.absolute = e.relative * it->second.max_abs;
@@ -110,53 +114,84 @@ class Walker {
 
   static ExpectedError node_error(const ir::Node& node, const std::vector<OperandView>& inputs,
                                   const OperandView& output) {
+    // Shape and Size read no values; every other op passes on an input it cannot estimate.
+    const bool reads_values = node.op_type != "Shape" && node.op_type != "Size";
     ExpectedError e;
-    double max_in = 0;
-    for (const auto& in : inputs) max_in = std::max(max_in, in.relative);
+    for (const auto& in : inputs) {
+      if (!reads_values) break;
+      e.saturated |= in.saturated;
+      if (e.not_estimable.empty()) e.not_estimable = in.not_estimable;
+    }
+    own_and_carried(node, inputs, output, e);
+    if (!e.not_estimable.empty()) {
+      e.relative = 0;
+    } else if (e.relative >= kSaturatedRelative) {
+      e.relative = kSaturatedRelative;
+      e.saturated = true;
+    }
+    return e;
+  }
+
+  // Fills e.own_relative, e.own_reduction_length and e.relative (before saturation).
+  static void own_and_carried(const ir::Node& node, const std::vector<OperandView>& inputs,
+                              const OperandView& output, ExpectedError& e) {
+    double max_in = 0, max_integer_in = 0;
+    for (const auto& in : inputs) {
+      max_in = std::max(max_in, in.relative);
+      if (!dtype_is_float(in.dtype)) max_integer_in = std::max(max_integer_in, in.relative);
+    }
     const double u = unit_roundoff(output.dtype);
-    const OpClass op_class = classify(node, output.dtype, inputs);
-    // Integers and bools (shapes, indices, masks) are exact unless a rounding op made them.
-    if (!dtype_is_float(output.dtype) && op_class != OpClass::kToInteger) return e;
+    OpClass op_class = classify(node, output.dtype, inputs);
+    // DynamicQuantizeLinear's scale output is one float division of the input's range.
+    if (op_class == OpClass::kToInteger && dtype_is_float(output.dtype)) op_class = OpClass::kCompute;
+    // Integer arithmetic is exact: integers keep the error of the integers they come from
+    // (the outputs of MatMulInteger, ConvInteger); floats become integers only by rounding.
+    if (!dtype_is_float(output.dtype) && op_class != OpClass::kToInteger) {
+      if (node.op_type != "Shape" && node.op_type != "Size") e.relative = max_integer_in;
+      return;
+    }
     switch (op_class) {
       case OpClass::kDataMovement:
         e.relative = inherited_relative(node, inputs, output);
-        return e;
+        return;
       case OpClass::kCompute:
         e.own_reduction_length = reduction_length(node, inputs, output);
-        e.own_relative = own_relative_error(u, e.own_reduction_length);
+        e.own_relative = own_relative_error(u, accumulation_roundoff(output.dtype), e.own_reduction_length,
+                                            final_rounding_units(node));
         e.relative = std::hypot(e.own_relative, inherited_relative(node, inputs, output));
-        return e;
+        return;
       case OpClass::kNarrowingCast:
         e.own_relative = u;
         e.relative = std::hypot(u, max_in);
-        return e;
-      case OpClass::kToInteger: {
-        // The input's absolute error in output units, plus one step: a value near a
-        // rounding boundary can land on either side.
-        if (max_in == 0) return e;
-        double in_abs = 0;
-        for (const auto& in : inputs) in_abs = std::max(in_abs, in.relative * in.max_abs.value_or(0));
-        const double steps = in_abs + 1;
-        e.relative = output.max_abs && *output.max_abs > 0 ? steps / *output.max_abs : steps;
-        return e;
-      }
+        return;
+      case OpClass::kToInteger:
+        // From the same inputs, two engines may round a value that sits on a half step
+        // differently: one step. A float input that already carries error can land a whole
+        // step away anywhere, and DynamicQuantizeLinear's steps move with its input's range:
+        // no first-order estimate survives that.
+        if (node.op_type != "Cast" && node.op_type != "CastLike")  // a cast truncates: exact
+          e.own_relative = output.max_abs && *output.max_abs > 0 ? 1 / *output.max_abs : 1;
+        e.relative = e.own_relative;
+        for (const auto& in : inputs)
+          if (dtype_is_float(in.dtype) && in.relative > 0 && e.not_estimable.empty())
+            e.not_estimable = node.op_type + " rounds a float input that carries rounding error to integers";
+        return;
       case OpClass::kSubgraph:
         e.own_relative = u;
         e.relative = std::hypot(u, max_in);
-        return e;
+        return;
       case OpClass::kUnknown:
         e.own_relative = 2 * u;
         e.relative = std::hypot(2 * u, max_in);
-        return e;
+        return;
     }
-    return e;
   }
 
   const ir::Graph& graph_;
   const std::map<std::string, TensorSummary>& values_;
   std::map<std::string, const ir::TypeInfo*> declared_;
   std::set<std::string> produced_;
-  std::map<std::string, double> relative_;  // every float tensor seen, observed or not
+  std::map<std::string, ExpectedError> carried_;  // every tensor seen, observed or not
 };
 
 }  // namespace

@@ -22,11 +22,19 @@ struct TensorSummary {
   double rms = 0;
 };
 
+// A relative error of 1 means "as large as the values": the first-order model says nothing
+// beyond it, so the carried error stops there and is marked saturated.
+inline constexpr double kSaturatedRelative = 1.0;
+
 struct ExpectedError {
   int64_t own_reduction_length = 1;   // terms summed per output element by the producing node
   double own_relative = 0;            // this node's own expected relative error
   double relative = 0;                // accumulated along the path from the graph inputs
   double absolute = 0;                // relative * max_abs of the tensor
+  bool saturated = false;             // relative reached kSaturatedRelative on the way
+  // Empty when estimated; else why the carried error cannot be estimated (a float error
+  // rounded to integers by a quantizer or cast upstream). `relative` and `absolute` are 0 then.
+  std::string not_estimable;
 };
 
 // Walks `graph` in topological order. Returns an entry for every tensor in `values`;

@@ -91,6 +91,17 @@ double unit_roundoff(DataType dtype) {
   }
 }
 
+double final_rounding_units(const ir::Node& node) {
+  static const std::set<std::string> transcendental = {"Exp", "Log", "Tanh", "Sigmoid", "Erf", "Gelu", "Softplus",
+                                                       "Mish", "Sin", "Cos", "Pow", "Elu", "Selu", "Celu"};
+  return transcendental.count(node.op_type) ? 4 : 2;
+}
+
+double accumulation_roundoff(DataType dtype) {
+  if (dtype == DataType::kFloat16 || dtype == DataType::kBFloat16) return unit_roundoff(DataType::kFloat);
+  return unit_roundoff(dtype);
+}
+
 OpClass classify(const ir::Node& node, DataType output_dtype, const std::vector<OperandView>& inputs) {
   const std::string& op = node.op_type;
   if (has_subgraph(node)) return OpClass::kSubgraph;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ir/ir.h"
@@ -29,12 +30,18 @@ enum class OpClass {
 // keeps every node of those models under 1 while a 5% weight change stays >1e4x over.
 inline constexpr double kReductionConstant = 16.0;
 
-// A computing node's own relative error: c*u*sqrt(K) for its reduction (K > 1), plus 2u for
-// the final rounding and for math functions that may differ by an ulp between libraries.
-inline double own_relative_error(double u, int64_t reduction_length) {
+// A computing node's own relative error: c*u_acc*sqrt(K) for its reduction (K > 1) in the
+// precision it accumulates in, plus `final_units` u of the output type for the final
+// rounding and for math functions that differ between libraries (final_rounding_units).
+inline double own_relative_error(double u, double u_accumulate, int64_t reduction_length, double final_units = 2) {
   const double reduction = reduction_length > 1 ? kReductionConstant * std::sqrt(static_cast<double>(reduction_length)) : 0;
-  return u * (reduction + 2);
+  return u_accumulate * reduction + final_units * u;
 }
+
+// 2 (u) for ops that round once; 4 for transcendental functions, which libraries
+// approximate to a few ulps: ONNX Runtime's Tanh is 4 ulps from twinrt's near +-1
+// (measured with localize on the chained-quantizer model of tests/parity_e2e).
+double final_rounding_units(const ir::Node& node);
 
 // What the rules see of one input or output: shape and magnitude when known.
 struct OperandView {
@@ -42,6 +49,8 @@ struct OperandView {
   std::optional<std::vector<int64_t>> shape;
   std::optional<double> max_abs;
   double relative = 0;  // of inputs: the error accumulated so far
+  bool saturated = false;
+  std::string not_estimable;  // why its error cannot be estimated, or empty
 };
 
 OpClass classify(const ir::Node& node, DataType output_dtype, const std::vector<OperandView>& inputs);
@@ -56,5 +65,10 @@ double inherited_relative(const ir::Node& node, const std::vector<OperandView>& 
 
 // Unit roundoff of a dtype: 2^-24 float32, 2^-11 float16, 2^-8 bfloat16, 2^-53 float64, 0 else.
 double unit_roundoff(DataType dtype);
+
+// Unit roundoff of the precision sums of `dtype` are accumulated in: float16 and bfloat16
+// have no arithmetic of their own on CPUs, so engines widen them to float32 (twinrt's ops;
+// ONNX Runtime inserts casts) and round once at the end.
+double accumulation_roundoff(DataType dtype);
 
 }  // namespace twinrt::parity

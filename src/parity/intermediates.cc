@@ -1,5 +1,6 @@
 #include "parity/intermediates.h"
 
+#include <algorithm>
 #include <set>
 
 #include "ir/graph_order.h"
@@ -11,11 +12,13 @@ namespace {
 
 // Types twinrt infers for the main graph's values (name -> type), or an empty map when
 // twinrt cannot compile the model (another engine may still run it).
-std::map<std::string, ir::TypeInfo> inferred_types(const ir::Model& model) {
+std::map<std::string, ir::TypeInfo> inferred_types(const ir::Model& model, const std::map<std::string, int64_t>& dims) {
   ir::Model inlined = model;
   std::map<std::string, ir::TypeInfo> types;
   if (!inline_functions(inlined).is_ok()) return types;
-  auto plan = compile_model(inlined, CompileOptions{});
+  CompileOptions options;
+  options.dim_overrides = dims;
+  auto plan = compile_model(inlined, options);
   if (!plan) return types;
   const Subgraph& g = **plan;
   for (size_t i = 0; i < g.slot_names.size() && i < g.slot_types.size(); ++i)
@@ -49,14 +52,20 @@ std::string node_label(const ir::Node& node, size_t index) {
   return node.name.empty() ? node.op_type + "#" + std::to_string(index) : node.name;
 }
 
-Result<ExposedModel> expose_intermediates(ir::Model model) {
+Result<ExposedModel> expose_intermediates(ir::Model model, const std::map<std::string, int64_t>& dims) {
   if (!model.graph) return invalid_model("model has no graph");
-  const auto types = inferred_types(model);
+  const auto types = inferred_types(model, dims);
+  ExposedModel out;
+  for (const auto& [name, type] : types) {
+    if (!type.is_tensor() || !type.shape || !ir::shape_is_static(*type.shape)) continue;
+    int64_t n = static_cast<int64_t>(dtype_size(type.elem));
+    for (int64_t d : ir::static_dims(*type.shape)) n *= d;
+    out.bytes[name] = n;
+  }
   model.graph = std::make_shared<ir::Graph>(*model.graph);  // Model copies share their graph
   ir::Graph& g = *model.graph;
   std::set<std::string> taken;
   for (const auto& o : g.outputs) taken.insert(o.name);
-  ExposedModel out;
   for (const ir::Node& node : g.nodes) {
     if (is_parameter_node(node)) continue;
     for (const std::string& name : node.outputs) {
@@ -77,7 +86,51 @@ Result<ExposedModel> expose_intermediates(ir::Model model) {
   return out;
 }
 
-Result<OwnErrorModel> build_own_error_model(ir::Model model, const std::map<std::string, Tensor>& values) {
+Result<ir::Model> model_with_outputs(const ExposedModel& exposed, const std::vector<std::string>& outputs,
+                                     const std::map<std::string, Tensor>& given, std::vector<std::string>* fed) {
+  ir::Model model = exposed.model;
+  model.graph = std::make_shared<ir::Graph>(*exposed.model.graph);
+  ir::Graph& g = *model.graph;
+  std::map<std::string, ir::ValueInfo> declared;
+  for (const auto& o : g.outputs) declared.emplace(o.name, o);
+  g.outputs.clear();
+  std::set<std::string> needed;
+  for (const auto& name : outputs) {
+    auto it = declared.find(name);
+    if (it == declared.end()) return invalid_argument("'" + name + "' is not an output of the exposed model");
+    g.outputs.push_back(it->second);
+    needed.insert(name);
+  }
+  // Walk back from the outputs: a node is kept when something needed and not given is one
+  // of its outputs.
+  std::vector<bool> keep(g.nodes.size(), false);
+  for (size_t i = g.nodes.size(); i-- > 0;) {  // nodes as loaded may be out of order: repeat
+    bool changed = false;
+    for (size_t j = g.nodes.size(); j-- > 0;) {
+      if (keep[j]) continue;
+      for (const auto& o : g.nodes[j].outputs) {
+        if (o.empty() || !needed.count(o) || given.count(o)) continue;
+        keep[j] = changed = true;
+        ir::collect_node_reads(g.nodes[j], needed);
+        break;
+      }
+    }
+    if (!changed) break;
+  }
+  std::vector<ir::Node> kept;
+  for (size_t j = 0; j < g.nodes.size(); ++j)
+    if (keep[j]) kept.push_back(std::move(g.nodes[j]));
+  g.nodes = std::move(kept);
+  for (const auto& [name, tensor] : given) {
+    if (!needed.count(name)) continue;
+    g.inputs.push_back(ir::ValueInfo{name, type_of(tensor), ""});
+    if (fed) fed->push_back(name);
+  }
+  return model;
+}
+
+Result<OwnErrorModel> build_own_error_model(ir::Model model, const std::map<std::string, Tensor>& values,
+                                           const std::set<std::string>* rerun) {
   if (!model.graph) return invalid_model("model has no graph");
   model.graph = std::make_shared<ir::Graph>(*model.graph);  // Model copies share their graph
   ir::Graph& g = *model.graph;
@@ -96,6 +149,9 @@ Result<OwnErrorModel> build_own_error_model(ir::Model model, const std::map<std:
       kept.push_back(std::move(node));
       continue;
     }
+    if (rerun && std::none_of(node.outputs.begin(), node.outputs.end(),
+                              [&](const std::string& o) { return rerun->count(o) > 0; }))
+      continue;
     std::set<std::string> reads;
     ir::collect_node_reads(node, reads);
     bool complete = true;

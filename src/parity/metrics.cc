@@ -63,6 +63,8 @@ void accumulate(TensorMetrics& m, const std::vector<double>& r, const std::vecto
     const double a = r[i], b = t[i];
     if (std::isfinite(a) && std::isfinite(b)) {
       const double e = std::fabs(b - a);
+      m.ref_min = s.finite ? std::min(m.ref_min, a) : a;
+      m.ref_max = s.finite ? std::max(m.ref_max, a) : a;
       ++s.finite;
       s.ref_sq += a * a;
       s.test_sq += b * b;
@@ -134,6 +136,10 @@ void finalize_from_sums(TensorMetrics& m) {
   m.sqnr_db = s.err_sq == 0 ? kInf : 10 * std::log10(s.ref_sq / s.err_sq);
   m.fraction_out_of_tolerance =
       m.count ? static_cast<double>(s.out_of_tolerance) / static_cast<double>(m.count) : 0;
+  const double largest = std::max(std::fabs(m.ref_min), std::fabs(m.ref_max));
+  m.range_ulp_fp16 = m.max_abs / fp16_ulp(largest);
+  const double step = (m.ref_max - m.ref_min) / 255;
+  m.range_steps_int8 = m.max_abs == 0 ? 0 : step > 0 ? m.max_abs / step : kInf;
 }
 
 Result<TensorMetrics> compare_tensors(const Tensor& reference, const Tensor& test,

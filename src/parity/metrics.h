@@ -69,6 +69,10 @@ struct TensorMetrics {
   double cosine = 1;            // 1 when both are all zero; 0 when exactly one is
   double sqnr_db = 0;           // 10 log10(sum ref^2 / sum err^2); +inf when err is 0
   double max_ulp = 0, p99_ulp = 0;  // distance in units in the last place of ref's dtype
+  // Range-aware: max_abs in float16 ULPs of the reference's largest magnitude, and in 8-bit
+  // steps of its range ((max - min) / 255), so a tolerance scales with the output.
+  double range_ulp_fp16 = 0, range_steps_int8 = 0;
+  double ref_min = 0, ref_max = 0;  // finite reference values (for the two above)
   double fraction_out_of_tolerance = 0;
   int64_t nan_mismatches = 0;   // NaN on one side only
   int64_t inf_mismatches = 0;   // +-Inf on one side only, or of opposite sign

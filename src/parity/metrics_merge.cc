@@ -53,6 +53,10 @@ TensorMetrics merge_metrics(const std::vector<TensorMetrics>& per_case) {
     m.count += x.count;
     if (x.max_abs > m.max_abs) { m.max_abs = x.max_abs; m.max_abs_index = x.max_abs_index; }
     m.max_rel = std::max(m.max_rel, x.max_rel);
+    if (x.sums.finite) {
+      m.ref_min = m.sums.finite ? std::min(m.ref_min, x.ref_min) : x.ref_min;
+      m.ref_max = m.sums.finite ? std::max(m.ref_max, x.ref_max) : x.ref_max;
+    }
     m.max_ulp = std::max(m.max_ulp, x.max_ulp);
     m.p99_ulp = std::max(m.p99_ulp, x.p99_ulp);
     m.nan_mismatches += x.nan_mismatches;

@@ -20,10 +20,14 @@ std::vector<double> to_doubles(const Tensor& t);
 // floats are 1 apart and +0/-0 are 0 apart. Integers: |a - b|. Neither may be NaN.
 double ulp_distance(double a, double b, DataType dtype);
 
+// The spacing of float16 values at |x| (2^-24 below the normal range; x finite).
+double fp16_ulp(double x);
+
 // Smallest positive normal of a float dtype; 1 for integers (their smallest step).
 double smallest_normal(DataType dtype);
 
-// The means, MSE, RMSE, cosine, SQNR and fraction out of tolerance from m.sums and m.count.
+// The means, MSE, RMSE, cosine, SQNR, fraction out of tolerance and range-aware errors from
+// m.sums, m.count, m.max_abs and the reference's range.
 void finalize_from_sums(TensorMetrics& m);
 
 void histogram_add(ErrorHistogram& h, double abs_error);

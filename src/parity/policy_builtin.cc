@@ -20,12 +20,6 @@ Policy screened(const std::string& name, std::vector<Check> checks) {
   return p;
 }
 
-Policy float_policy(const std::string& name, double max_abs, double mse, double cosine) {
-  return screened(name, {check("cosine", Bound::kAtLeast, cosine),
-                         check("max_abs", Bound::kAtMost, max_abs),
-                         check("mse", Bound::kAtMost, mse)});
-}
-
 }  // namespace
 
 std::vector<std::string> builtin_policy_names() {
@@ -33,10 +27,18 @@ std::vector<std::string> builtin_policy_names() {
 }
 
 Result<Policy> builtin_policy(const std::string& name) {
-  if (name == "fp32") return float_policy(name, 1e-3, 1e-6, 0.9999);
-  if (name == "fp16") return float_policy(name, 1e-2, 1e-4, 0.999);
+  if (name == "fp32")
+    return screened(name, {check("cosine", Bound::kAtLeast, 0.9999), check("max_abs", Bound::kAtMost, 1e-3),
+                           check("mse", Bound::kAtMost, 1e-6)});
+  // float16 keeps 11 significant bits, so its error scales with the values: every element
+  // within 4 float16 ULPs of the output's largest magnitude.
+  if (name == "fp16")
+    return screened(name, {check("cosine", Bound::kAtLeast, 0.999), check("range_ulp_fp16", Bound::kAtMost, 4)});
   if (name == "int8") {
-    Policy p = screened(name, {check("sqnr_db", Bound::kAtLeast, 30),
+    // A signal-to-noise ratio, or every element within 2 steps of an 8-bit grid over the
+    // output's range: both scale with the output.
+    Policy p = screened(name, {check("sqnr_db", Bound::kAtLeast, 30, "sqnr_or_steps"),
+                               check("range_steps_int8", Bound::kAtMost, 2, "sqnr_or_steps"),
                                check("top1_agreement", Bound::kAtLeast, 0.99)});
     p.compare.probability = true;
     return p;

@@ -30,6 +30,8 @@ const std::map<std::string, Getter>& getters() {
     plain("sqnr_db", &TensorMetrics::sqnr_db);
     plain("max_ulp", &TensorMetrics::max_ulp);
     plain("p99_ulp", &TensorMetrics::p99_ulp);
+    plain("range_ulp_fp16", &TensorMetrics::range_ulp_fp16);
+    plain("range_steps_int8", &TensorMetrics::range_steps_int8);
     plain("fraction_out_of_tolerance", &TensorMetrics::fraction_out_of_tolerance);
     counted("nan_mismatches", &TensorMetrics::nan_mismatches);
     counted("inf_mismatches", &TensorMetrics::inf_mismatches);

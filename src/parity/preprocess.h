@@ -34,6 +34,10 @@ struct PreprocessSpec {
 Result<PreprocessSpec> parse_preprocess(const std::string& text);
 nlohmann::json to_json(const PreprocessSpec& spec);
 
+struct RgbImage;
+// Applies `spec` to a decoded image (the pipeline's image steps use this too).
+Result<Tensor> image_to_tensor(const RgbImage& image, const PreprocessSpec& spec);
+
 // Decodes `image_path` and applies `spec`: a [1,3,H,W] (or [1,H,W,3]) tensor.
 Result<Tensor> load_image(const std::string& image_path, const PreprocessSpec& spec);
 

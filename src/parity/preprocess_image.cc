@@ -43,7 +43,9 @@ void fill(const RgbImage& image, const PreprocessSpec& spec, T* out) {
       }
 }
 
-Result<Tensor> to_tensor(const RgbImage& decoded, const PreprocessSpec& spec) {
+}  // namespace
+
+Result<Tensor> image_to_tensor(const RgbImage& decoded, const PreprocessSpec& spec) {
   if (spec.mean.size() != 3 || spec.std.size() != 3)
     return invalid_argument("preprocess: mean and std need 3 values");
   ASSIGN_OR_RETURN(RgbImage image, apply_geometry(decoded, spec));
@@ -61,11 +63,9 @@ Result<Tensor> to_tensor(const RgbImage& decoded, const PreprocessSpec& spec) {
   return t;
 }
 
-}  // namespace
-
 Result<Tensor> load_image(const std::string& image_path, const PreprocessSpec& spec) {
   ASSIGN_OR_RETURN(RgbImage image, decode_image(image_path));
-  auto t = to_tensor(image, spec);
+  auto t = image_to_tensor(image, spec);
   if (!t) return t.status().with_context("image '" + image_path + "': ");
   return t;
 }
@@ -85,15 +85,15 @@ Result<std::vector<std::pair<std::string, Tensor>>> mistaken_variants(const std:
   }
   std::vector<std::pair<std::string, Tensor>> variants;
   for (const auto& [description, mistaken] : mistakes) {
-    auto t = to_tensor(image, mistaken);
+    auto t = image_to_tensor(image, mistaken);
     if (!t) return t.status().with_context("image '" + image_path + "': ");
     variants.emplace_back(description, std::move(t).value());
   }
   // The other layout's bytes under the correct shape.
   PreprocessSpec other_layout = spec;
   other_layout.nhwc = !spec.nhwc;
-  auto correct = to_tensor(image, spec);
-  auto transposed = to_tensor(image, other_layout);
+  auto correct = image_to_tensor(image, spec);
+  auto transposed = image_to_tensor(image, other_layout);
   if (!correct) return correct.status().with_context("image '" + image_path + "': ");
   if (!transposed) return transposed.status().with_context("image '" + image_path + "': ");
   ASSIGN_OR_RETURN(Tensor reinterpreted, transposed->reshaped(correct->shape()));

@@ -27,6 +27,14 @@ struct EngineEntry {
   double mean_run_ms = 0;    // average wall time of its runs in this compare (0 if unknown)
 };
 
+// How far the baseline engine's own outputs move when its inputs move by a few ULPs.
+struct NoiseFloor {
+  int runs = 0;           // perturbed reruns measured
+  int ulps = 0;           // the largest input perturbation, in ULPs of each input's dtype
+  double max_abs = 0;     // largest |perturbed - baseline| over the reruns
+  double cosine = 1;      // smallest cosine over the reruns
+};
+
 struct OutputComparison {
   std::string output;
   std::string engine;        // compared against the baseline
@@ -34,6 +42,10 @@ struct OutputComparison {
   TensorMetrics metrics;
   Verdict verdict;
   std::optional<ExpectedError> expected;  // absent when the graph path is unknown
+  std::optional<NoiseFloor> noise_floor;  // with --noise-floor
+  // The policy failed but the difference is within the model's own noise floor: the
+  // engines differ no more than the model moves under a few ULPs of input change.
+  bool within_noise_floor = false;
 };
 
 // One node in a localize run, or one intermediate in a per-layer compare.
@@ -51,6 +63,7 @@ struct LayerEntry {
   double own_over_budget = 0;  // own_error / budget (inf when budget is 0 and error > 0)
   std::string own_source;    // how own error was measured: engine name or "reference"
   std::map<std::string, double> carried_to_outputs;  // graph output -> error there (max abs)
+  double noise = -1;         // max |A(perturbed inputs) - A| (negative: not measured)
 };
 
 struct PreprocessVariant {
@@ -72,6 +85,7 @@ struct Report {
   std::vector<OutputComparison> outputs;
   std::vector<LayerEntry> layers;     // empty unless localize or per-layer compare
   std::string first_divergence;       // "first divergence: conv_7 (Conv) output x_12" or ""
+  int localize_passes = 0;            // localize: chunks of intermediates run one after another
   std::vector<PreprocessVariant> preprocess_check;
   bool passed = true;
 };

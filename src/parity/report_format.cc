@@ -131,6 +131,18 @@ std::string verdict_label(const Verdict& verdict) {
   return std::string(verdict.passed ? "PASS (" : "FAIL (") + layer_name(verdict.deciding_layer) + ")";
 }
 
+std::string comparison_label(const OutputComparison& c) {
+  return c.within_noise_floor ? "WITHIN NOISE" : verdict_label(c.verdict);
+}
+
+bool comparison_passed(const OutputComparison& c) { return c.verdict.passed || c.within_noise_floor; }
+
+std::string noise_floor_text(const NoiseFloor& f) {
+  return "max abs " + format_number(f.max_abs) + " (cosine " + format_number(f.cosine) +
+         ") under inputs moved by up to " + std::to_string(f.ulps) + " ULPs, " + std::to_string(f.runs) +
+         (f.runs == 1 ? " run" : " runs");
+}
+
 Check::Bound bound_for_metric(const Verdict& verdict, const std::string& metric) {
   for (const CheckResult& result : verdict.checks)
     if (result.check.metric == metric) return result.check.bound;
@@ -167,6 +179,17 @@ std::string format_shape(const std::vector<int64_t>& shape) {
     out += std::to_string(shape[i]);
   }
   return out;
+}
+
+std::string format_expected(const std::optional<ExpectedError>& expected) {
+  if (!expected) return "-";
+  if (!expected->not_estimable.empty()) return "n/a";
+  return (expected->saturated ? ">=" : "") + format_number(expected->absolute);
+}
+
+std::optional<double> estimated_absolute(const std::optional<ExpectedError>& expected) {
+  if (!expected || !expected->not_estimable.empty()) return std::nullopt;
+  return expected->absolute;
 }
 
 }  // namespace twinrt::parity

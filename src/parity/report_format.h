@@ -33,6 +33,13 @@ const char* bound_symbol(Check::Bound bound);  // "<=", ">=", "<", ">"
 
 // "PASS (numeric)" / "FAIL (task)".
 std::string verdict_label(const Verdict& verdict);
+// The verdict label, or "WITHIN NOISE" when the policy failed but the difference is within
+// the model's own noise floor.
+std::string comparison_label(const OutputComparison& comparison);
+// Passed its policy or is within the model's own noise floor.
+bool comparison_passed(const OutputComparison& comparison);
+// "max abs 0.9 (cosine 0.99) under inputs moved by up to 2 ULPs, 3 runs".
+std::string noise_floor_text(const NoiseFloor& floor);
 
 // The comparison's bound for `metric` among its checks (kAtMost when no check names it),
 // so minimum passing tolerances print with the right direction.
@@ -45,6 +52,12 @@ const LayerEntry* first_divergence_layer(const Report& report);
 // Layers with a nonzero own error, ordered by own_over_budget, largest first; unmeasured
 // own errors (negative) last.
 std::vector<const LayerEntry*> layers_by_own_over_budget(const Report& report);
+
+// The expected float error of an output as shown: "-" (unknown), "n/a" (not estimable),
+// ">=X" (saturated: at least as large as the values) or "X".
+std::string format_expected(const std::optional<ExpectedError>& expected);
+// The absolute expected error when it was estimated (saturated included), else nullopt.
+std::optional<double> estimated_absolute(const std::optional<ExpectedError>& expected);
 
 // "1x3x224x224"; "scalar" for rank 0.
 std::string format_shape(const std::vector<int64_t>& shape);

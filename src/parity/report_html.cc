@@ -49,6 +49,10 @@ Cell txt(const std::string& s) { return {html_escape(s)}; }
 Cell num(double v) { return {html_escape(format_number(v)), true}; }
 Cell count(int64_t v) { return {std::to_string(v), true}; }
 Cell code(const std::string& s) { return {"<code>" + html_escape(s) + "</code>"}; }
+Cell expected_cell(const std::optional<ExpectedError>& e) {
+  const std::string why = e && !e->not_estimable.empty() ? ": " + e->not_estimable : "";
+  return {html_escape(format_expected(e) + why), why.empty()};
+}
 
 std::string verdict_span(bool passed, const std::string& label) {
   return std::string("<span class=\"") + (passed ? "pass" : "fail") + "\">" + html_escape(label) + "</span>";
@@ -139,16 +143,17 @@ std::string results_section(const Report& report) {
   for (const OutputComparison& c : report.outputs) {
     const TensorMetrics& m = c.metrics;
     rows.push_back({txt(c.output), txt(c.engine), txt(c.policy),
-                    {verdict_span(c.verdict.passed, verdict_label(c.verdict)) +
-                     (c.verdict.passed ? "" : "<br>" + html_escape(c.verdict.summary))},
+                    {verdict_span(comparison_passed(c), comparison_label(c)) +
+                     (c.verdict.passed ? "" : "<br>" + html_escape(c.verdict.summary)) +
+                     (c.noise_floor ? "<br>noise floor: " + html_escape(noise_floor_text(*c.noise_floor)) : "")},
                     txt(c.verdict.passed ? "" : minimum_passing(c.verdict)),
-                    num(m.max_abs), c.expected ? num(c.expected->absolute) : Cell{"-", true},
+                    num(m.max_abs), expected_cell(c.expected),
                     num(m.mean_abs), num(m.max_rel), num(m.mean_rel), num(m.mse), num(m.rmse_relative),
                     num(m.cosine), num(m.sqnr_db), num(m.max_ulp), num(m.p99_ulp),
                     num(m.fraction_out_of_tolerance), count(m.nan_mismatches), count(m.inf_mismatches),
                     count(m.exact_mismatches), txt(task_metrics(m)), txt(m.dtype), txt(format_shape(m.shape)),
                     count(m.count)});
-    failed.push_back(!c.verdict.passed);
+    failed.push_back(!comparison_passed(c));
     for (const CheckResult& r : c.verdict.checks) {
       check_rows.push_back({txt(c.output), txt(c.engine), txt(layer_name(r.check.layer)),
                             txt(r.check.metric + " " + bound_symbol(r.check.bound) + " " +
@@ -180,12 +185,11 @@ std::string histograms_section(const Report& report) {
     out += "<h3>" + html_escape(c.output) + "</h3>";
     for (const OutputComparison& same : report.outputs) {
       if (same.output != c.output) continue;
-      const std::optional<double> expected =
-          same.expected ? std::optional<double>(same.expected->absolute) : std::nullopt;
+      const std::optional<double> expected = estimated_absolute(same.expected);
       out += "<figure>" + svg_error_histogram(same.metrics.histogram, expected) + "<figcaption>" +
              html_escape(same.engine + " vs " + report.baseline + ": max abs " + format_number(same.metrics.max_abs) +
                          (expected ? ", expected " + format_number(*expected) : "")) +
-             " &middot; " + verdict_span(same.verdict.passed, verdict_label(same.verdict)) + "</figcaption></figure>";
+             " &middot; " + verdict_span(comparison_passed(same), comparison_label(same)) + "</figcaption></figure>";
     }
   }
   return out;
@@ -199,13 +203,13 @@ std::vector<Cell> layer_row(const LayerEntry& l) {
   return {count(l.topo_index), txt(l.node), txt(l.op), txt(l.tensor), txt(format_shape(l.shape)),
           code(l.attributes), measured ? num(l.own_error) : Cell{"n/a", true}, num(l.inherited_error),
           num(l.total_error), num(l.budget), measured ? num(l.own_over_budget) : Cell{"n/a", true},
-          txt(l.own_source), txt(carried)};
+          txt(l.own_source), txt(carried), l.noise < 0 ? Cell{"-", true} : num(l.noise)};
 }
 
 std::string layers_section(const Report& report) {
   const std::vector<std::string> headers = {"#", "node", "op", "tensor", "shape", "attributes", "own error",
                                             "inherited", "total", "budget", "own / budget", "own measured on",
-                                            "carried to outputs"};
+                                            "carried to outputs", "noise"};
   const LayerEntry* divergence = first_divergence_layer(report);
   std::vector<std::vector<Cell>> ranked_rows, all_rows;
   std::vector<bool> ranked_marks, all_marks;

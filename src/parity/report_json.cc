@@ -57,6 +57,8 @@ json metrics_json(const TensorMetrics& m) {
           {"sqnr_db", json_number(m.sqnr_db)},
           {"max_ulp", json_number(m.max_ulp)},
           {"p99_ulp", json_number(m.p99_ulp)},
+          {"range_ulp_fp16", json_number(m.range_ulp_fp16)},
+          {"range_steps_int8", json_number(m.range_steps_int8)},
           {"fraction_out_of_tolerance", json_number(m.fraction_out_of_tolerance)},
           {"nan_mismatches", m.nan_mismatches},
           {"inf_mismatches", m.inf_mismatches},
@@ -96,7 +98,14 @@ json expected_json(const std::optional<ExpectedError>& e) {
   return {{"own_reduction_length", e->own_reduction_length},
           {"own_relative", json_number(e->own_relative)},
           {"relative", json_number(e->relative)},
-          {"absolute", json_number(e->absolute)}};
+          {"absolute", json_number(e->absolute)},
+          {"saturated", e->saturated},
+          {"not_estimable", e->not_estimable.empty() ? json(nullptr) : text(e->not_estimable)}};
+}
+
+json noise_json(const std::optional<NoiseFloor>& f) {
+  if (!f) return nullptr;
+  return {{"runs", f->runs}, {"ulps", f->ulps}, {"max_abs", json_number(f->max_abs)}, {"cosine", json_number(f->cosine)}};
 }
 
 json engine_json(const EngineEntry& e) {
@@ -108,7 +117,8 @@ json engine_json(const EngineEntry& e) {
 json output_json(const OutputComparison& c) {
   return {{"output", text(c.output)},           {"engine", text(c.engine)},
           {"policy", text(c.policy)},           {"metrics", metrics_json(c.metrics)},
-          {"verdict", verdict_json(c.verdict)}, {"expected", expected_json(c.expected)}};
+          {"verdict", verdict_json(c.verdict)}, {"expected", expected_json(c.expected)},
+          {"noise_floor", noise_json(c.noise_floor)}, {"within_noise_floor", c.within_noise_floor}};
 }
 
 // An own error that was not measured (negative in LayerEntry) is null, and so is its ratio.
@@ -128,7 +138,8 @@ json layer_json(const LayerEntry& l) {
           {"budget", json_number(l.budget)},
           {"own_over_budget", own_measured ? json_number(l.own_over_budget) : json(nullptr)},
           {"own_source", text(l.own_source)},
-          {"carried_to_outputs", carried}};
+          {"carried_to_outputs", carried},
+          {"noise", l.noise < 0 ? json(nullptr) : json_number(l.noise)}};
 }
 
 json preprocess_json(const PreprocessVariant& p) {
@@ -160,6 +171,7 @@ nlohmann::json to_json(const Report& report) {
           {"outputs", array_of(report.outputs, output_json)},
           {"layers", array_of(report.layers, layer_json)},
           {"first_divergence", text(report.first_divergence)},
+          {"localize_passes", report.localize_passes},
           {"preprocess_check", array_of(report.preprocess_check, preprocess_json)}};
 }
 

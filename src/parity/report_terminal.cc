@@ -124,10 +124,31 @@ std::string comparison_table(const Report& report) {
                                        {"verdict", 24}};
   std::string out = header_row(columns);
   for (const OutputComparison& c : report.outputs) {
-    const std::string expected = c.expected ? format_number(c.expected->absolute) : "-";
-    out += row(columns, {c.output, c.engine, format_number(c.metrics.max_abs), expected,
+    out += row(columns, {c.output, c.engine, format_number(c.metrics.max_abs), format_expected(c.expected),
                          format_number(c.metrics.cosine), format_number(c.metrics.max_ulp),
-                         verdict_label(c.verdict)});
+                         comparison_label(c)});
+  }
+  return out;
+}
+
+// Why an expected error is n/a or only a lower bound, once per output.
+std::string expected_notes(const Report& report) {
+  std::string out;
+  std::vector<std::string> seen;
+  for (const OutputComparison& c : report.outputs) {
+    if (c.noise_floor)
+      out += wrapped("noise floor of " + c.output + " (" + report.baseline + " rerun):",
+                     noise_floor_text(*c.noise_floor) + "; " + c.engine + " differs by " + format_number(c.metrics.max_abs) +
+                         (c.metrics.max_abs <= c.noise_floor->max_abs ? ": within" : ": above") +
+                         " the model's own noise",
+                     2);
+    if (!c.expected || std::find(seen.begin(), seen.end(), c.output) != seen.end()) continue;
+    seen.push_back(c.output);
+    if (!c.expected->not_estimable.empty())
+      out += wrapped("expected error of " + c.output + ": not estimable,", c.expected->not_estimable, 2);
+    else if (c.expected->saturated)
+      out += wrapped("expected error of " + c.output + ":",
+                     "saturated (rounding alone may move it as much as its largest value)", 2);
   }
   return out;
 }
@@ -135,7 +156,7 @@ std::string comparison_table(const Report& report) {
 std::string failures(const Report& report) {
   std::string out;
   for (const OutputComparison& c : report.outputs) {
-    if (c.verdict.passed) continue;
+    if (comparison_passed(c)) continue;
     out += wrapped("  " + c.output + " / " + c.engine + ":", c.verdict.summary, 6);
     std::string minimum;
     for (const auto& [metric, value] : c.verdict.minimum_passing) {
@@ -183,19 +204,31 @@ std::string ranked_layers(const Report& report) {
     for (const auto& [output, error] : l.carried_to_outputs)
       carried += (carried.empty() ? "" : ", ") + output + " " + format_number(error);
     if (!carried.empty()) out += wrapped("      carried to:", carried, 18);
+    if (l.noise >= 0)
+      out += wrapped("      noise:", format_number(l.noise) + " (the model's own movement; total error " +
+                                        (l.total_error <= l.noise ? "within it)" : "above it)"),
+                     18);
   }
   return out;
 }
 
 std::string summary(const Report& report) {
   size_t failed = 0, failed_engines = 0;
-  for (const OutputComparison& c : report.outputs) failed += c.verdict.passed ? 0 : 1;
+  size_t within_noise = 0;
+  for (const OutputComparison& c : report.outputs) {
+    failed += comparison_passed(c) ? 0 : 1;
+    within_noise += c.within_noise_floor ? 1 : 0;
+  }
   for (const EngineEntry& e : report.engines) failed_engines += e.ok ? 0 : 1;
   std::string out = std::string("\nresult: ") + (report.passed ? "PASS" : "FAIL") + " (" +
                     std::to_string(report.outputs.size() - failed) + " of " +
                     std::to_string(report.outputs.size()) + " comparisons passed";
+  if (within_noise) out += ", " + std::to_string(within_noise) + " of them only within the model's own noise";
   if (failed_engines) out += ", " + std::to_string(failed_engines) + " engine(s) failed";
-  return out + ")\n";
+  out += ")\n";
+  if (report.localize_passes > 1)
+    out += "intermediates compared in " + std::to_string(report.localize_passes) + " chunks (--max-memory)\n";
+  return out;
 }
 
 }  // namespace
@@ -204,7 +237,7 @@ std::string render_terminal(const Report& report) {
   std::string out;
   const bool localize = report.command == "localize";
   if (localize) out += first_divergence_line(report);
-  out += header(report) + "\n" + comparison_table(report);
+  out += header(report) + "\n" + comparison_table(report) + expected_notes(report);
   out += summary(report) + failures(report) + engine_errors(report);
   if (!report.layers.empty()) {
     if (!localize) out += "\n" + first_divergence_line(report);

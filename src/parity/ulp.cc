@@ -43,6 +43,14 @@ double ulp_distance(double a, double b, DataType dtype) {
   return ordered_distance(bits_of(a, dtype), bits_of(b, dtype), sign_bit_of(dtype));
 }
 
+double fp16_ulp(double x) {
+  const double a = std::fabs(x);
+  if (a < 0x1p-14) return 0x1p-24;
+  int exponent = 0;
+  std::frexp(a, &exponent);  // a = f * 2^exponent, f in [0.5, 1)
+  return std::ldexp(1.0, exponent - 11);
+}
+
 double smallest_normal(DataType dtype) {
   switch (dtype) {
     case DataType::kDouble: return std::numeric_limits<double>::min();

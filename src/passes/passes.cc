@@ -2,6 +2,7 @@
 
 namespace twinrt::passes {
 
+int fuse_qdq(ir::Model& model);
 int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
 int fuse_elementwise(ir::Model& model);
@@ -11,6 +12,8 @@ const std::vector<GraphPass>& all_passes() {
   // The residual Add first, so Conv + Add + Relu becomes one node; the chains that remain
   // then become elementwise groups.
   static const std::vector<GraphPass> passes = {
+      // First, so that the Relu of a QDQ group is absorbed before it fuses into a float Conv.
+      {"fuse_qdq", NumericsEffect::kValueChanging, fuse_qdq},
       {"fuse_residual_add", NumericsEffect::kBitPreserving, fuse_residual_add},
       {"fuse_clamp_activation", NumericsEffect::kBitPreserving, fuse_clamp_activation},
       {"fuse_elementwise", NumericsEffect::kBitPreserving, fuse_elementwise},

@@ -1,11 +1,16 @@
 // Model-local functions (FunctionProto) are expanded into their callers before compiling,
 // so the runtime only ever sees primitive ops.
+#include <algorithm>
+
 #include "runtime/session_impl.h"
 
 namespace twinrt {
 namespace {
 
 constexpr int kMaxInlineDepth = 32;  // a function that calls itself would never end
+// Functions that call each other in fan-out (2 calls x 30 levels: 2^30 nodes) would inline
+// for hours; real models have well under 100,000 nodes.
+constexpr uint64_t kMaxInlinedNodes = uint64_t{1} << 20;
 
 const ir::Function* find_function(const ir::Model& m, const ir::Node& n) {
   for (const auto& f : m.functions)
@@ -93,10 +98,57 @@ Status inline_graph(const ir::Model& m, ir::Graph& g, int depth, int& counter) {
   return Status::ok();
 }
 
+// Nodes a graph has once every call is inlined, counted without inlining (each function's
+// count is remembered) and saturating just above kMaxInlinedNodes.
+class InlinedSize {
+ public:
+  explicit InlinedSize(const ir::Model& m) : m_(m) {}
+
+  Result<uint64_t> of_nodes(const std::vector<ir::Node>& nodes, int depth) {
+    if (depth > kMaxInlineDepth)
+      return invalid_model("graphs and functions nest deeper than " + std::to_string(kMaxInlineDepth) +
+                           " (recursive function?)");
+    uint64_t total = 0;
+    for (const ir::Node& n : nodes) {
+      ASSIGN_OR_RETURN(uint64_t size, of_node(n, depth));
+      total = std::min(total + size, kMaxInlinedNodes + 1);
+    }
+    return total;
+  }
+
+ private:
+  Result<uint64_t> of_node(const ir::Node& n, int depth) {
+    if (const ir::Function* f = find_function(m_, n)) {
+      if (auto it = known_.find(f); it != known_.end()) return it->second;
+      ASSIGN_OR_RETURN(uint64_t size, of_nodes(f->nodes, depth + 1));
+      known_[f] = size;
+      return size;
+    }
+    uint64_t total = 1;
+    for (const auto& a : n.attributes) {
+      std::vector<const ir::Graph*> graphs;
+      if (a.g) graphs.push_back(a.g.get());
+      for (const auto& sg : a.graphs) if (sg) graphs.push_back(sg.get());
+      for (const ir::Graph* sg : graphs) {
+        ASSIGN_OR_RETURN(uint64_t size, of_nodes(sg->nodes, depth + 1));
+        total = std::min(total + size, kMaxInlinedNodes + 1);
+      }
+    }
+    return total;
+  }
+
+  const ir::Model& m_;
+  std::map<const ir::Function*, uint64_t> known_;
+};
+
 }  // namespace
 
 Status inline_functions(ir::Model& model) {
   if (model.functions.empty() || !model.graph) return Status::ok();
+  ASSIGN_OR_RETURN(uint64_t nodes, InlinedSize(model).of_nodes(model.graph->nodes, 0));
+  if (nodes > kMaxInlinedNodes)
+    return invalid_model("inlining the model's functions would make more than " + std::to_string(kMaxInlinedNodes) +
+                         " nodes (functions that call each other in fan-out)");
   int counter = 0;
   return inline_graph(model, *model.graph, 0, counter);
 }

@@ -1,11 +1,13 @@
 #include <algorithm>
 #include <thread>
 
+#include "ir/memory_budget.h"
 #include "onnx/loader.h"
 #include "passes/passes.h"
 #include "runtime/execute.h"
 #include "runtime/feed_check.h"
 #include "runtime/session_impl.h"
+#include "runtime/size_checks.h"
 
 namespace twinrt {
 
@@ -99,10 +101,17 @@ Result<std::unique_ptr<SessionImpl>> SessionImpl::create(ir::Model model, const 
   auto s = std::unique_ptr<SessionImpl>(new SessionImpl());
   s->model_ = std::move(model);
   s->options_ = options;
+  s->limits_ = current_limits();
   TRY(inline_functions(s->model_));
   passes::optimize(s->model_, options.optimization, options.mode);
   CompileOptions copts{options.mode, options.dim_overrides, options.isa, options.lenient, &s->warnings_};
-  ASSIGN_OR_RETURN(s->plan_, compile_model(s->model_, copts));
+  {
+    // Weights packed at compile time count against the limits too.
+    BudgetScope scope(std::make_shared<MemoryBudget>(s->limits_, 0));
+    ASSIGN_OR_RETURN(s->plan_, compile_model(s->model_, copts));
+  }
+  TRY(check_declared_sizes(*s->plan_, s->limits_));
+  s->weights_bytes_ = constant_bytes(*s->plan_);
   int threads = options.threads == 0 ? static_cast<int>(std::thread::hardware_concurrency()) : options.threads;
   ASSIGN_OR_RETURN(s->pool_, ThreadPool::create(std::clamp(threads, 1, kMaxThreads)));
   for (const auto& in : s->plan_->inputs) s->inputs_.push_back(io_info(in));
@@ -135,6 +144,9 @@ Result<std::map<std::string, Value>> SessionImpl::run(const std::map<std::string
       for (const auto& [n, s] : g.overridable) known |= n == name;
       if (!known) return invalid_argument("the model has no input named '" + name + "'");
     }
+  ASSIGN_OR_RETURN(uint64_t feed_bytes, check_feed_sizes(feeds, g, limits_));
+  // Every value this run makes is charged against what the weights and feeds leave.
+  BudgetScope scope(std::make_shared<MemoryBudget>(limits_, weights_bytes_ + feed_bytes));
   ExecOptions eo{options_.mode, pool_.get()};
   ASSIGN_OR_RETURN(auto outs, execute(g, std::move(inputs), {}, eo, std::move(overrides)));
   std::map<std::string, Value> result;
@@ -146,14 +158,16 @@ Session::Session(std::unique_ptr<SessionImpl> impl) : impl_(std::move(impl)) {}
 Session::~Session() = default;
 
 Result<std::unique_ptr<Session>> Session::load(const std::string& path, const SessionOptions& options) {
-  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path));
+  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path, current_limits()));
   ASSIGN_OR_RETURN(auto impl, SessionImpl::create(std::move(model), options));
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
 Result<std::unique_ptr<Session>> Session::load_bytes(const void* data, size_t size,
                                                      const SessionOptions& options) {
-  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_bytes(data, size, onnx::LoadOptions{}));
+  onnx::LoadOptions load_options;
+  load_options.limits = current_limits();
+  ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_bytes(data, size, load_options));
   ASSIGN_OR_RETURN(auto impl, SessionImpl::create(std::move(model), options));
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "ir/ir.h"
+#include "ir/resource_limits.h"
 #include "runtime/plan.h"
 #include "runtime/thread_pool.h"
 #include "twinrt/session.h"
@@ -21,6 +22,7 @@ class SessionImpl {
   const std::vector<IoInfo>& inputs() const { return inputs_; }
   const std::vector<IoInfo>& outputs() const { return outputs_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
+  const ResourceLimits& limits() const { return limits_; }
 
  private:
   ir::Model model_;
@@ -29,6 +31,8 @@ class SessionImpl {
   std::unique_ptr<ThreadPool> pool_;
   std::vector<IoInfo> inputs_, outputs_;
   std::vector<std::string> warnings_;
+  ResourceLimits limits_;
+  uint64_t weights_bytes_ = 0;
 };
 
 IoInfo io_info(const ir::ValueInfo& v);

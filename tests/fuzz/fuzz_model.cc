@@ -27,6 +27,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto storage = std::make_shared<BytesStorage>(data, size);
   auto viewed = load_model_bytes(storage->data(), storage->size(), LoadOptions{}, storage);
   if (copied.is_ok() != viewed.is_ok()) __builtin_trap();  // zero copy must not change the outcome
+  // Small resource limits, so that the size checks (all initializers' declared sizes, each
+  // tensor) run on hostile bytes too.
+  LoadOptions limited;
+  limited.limits = {uint64_t{1} << 16, uint64_t{1} << 18};
+  (void)load_model_bytes(data, size, limited);
   if (!copied.is_ok()) return 0;
   auto bytes = write_model(*copied);
   if (!bytes.is_ok()) return 0;

@@ -50,6 +50,22 @@ TEST(CompareTensors, BasicStatisticsOfOneError) {
   EXPECT_EQ(m.nan_mismatches + m.inf_mismatches + m.exact_mismatches, 0);
 }
 
+TEST(CompareTensors, RangeAwareErrorsScaleWithTheOutput) {
+  // Largest |ref| 270: float16 spacing in [256, 512) is 0.25, so 0.5 is 2 ULPs there. The
+  // range is [-10, 270], an 8-bit step 280/255.
+  auto m = compare(make<float>({3}, {-10, 1, 270}), make<float>({3}, {-10, 1.5f, 270.25f}));
+  EXPECT_DOUBLE_EQ(m.range_ulp_fp16, 2);
+  EXPECT_DOUBLE_EQ(m.range_steps_int8, 0.5 / (280.0 / 255));
+  // Near zero the float16 spacing stops shrinking at the smallest subnormal, 2^-24.
+  auto tiny = compare(make<float>({1}, {0}), make<float>({1}, {0x1p-23f}));
+  EXPECT_DOUBLE_EQ(tiny.range_ulp_fp16, 2);
+  EXPECT_EQ(tiny.range_steps_int8, kInf);  // a constant reference has no range
+  // Merged cases use the range of all of them.
+  auto a = compare(make<float>({1}, {1}), make<float>({1}, {1.25f}));
+  auto b = compare(make<float>({1}, {300}), make<float>({1}, {300}));
+  EXPECT_DOUBLE_EQ(merge_metrics({a, b}).range_ulp_fp16, 1);  // 0.25 at 300
+}
+
 TEST(CompareTensors, P99IsNearestRank) {
   // 200 elements: 198 exact, 2 at one ulp (1.0 vs next float). rank ceil(198) = 198th -> 0;
   // with 3 off by one ulp, the 198th value is 1.

@@ -49,8 +49,15 @@ TEST(Policy, NumericFailureSaysWhichCheck) {
   EXPECT_FALSE(v.passed);
   EXPECT_EQ(v.deciding_layer, Layer::kNumeric);
   EXPECT_EQ(v.summary, "FAIL max_abs 0.002 > 0.001 (numeric)");
-  m.max_abs = 5e-3;  // fp16 allows 1e-2
+}
+
+TEST(Policy, Fp16AllowsFourUlpsOfTheOutputsLargestMagnitude) {
+  TensorMetrics m = perfect();
+  m.max_abs = 0.5;  // the case: 2 ULPs on values up to 270, far above fp32's 1e-3
+  m.range_ulp_fp16 = 2;
   EXPECT_TRUE(evaluate(m, builtin("fp16")).passed);
+  m.range_ulp_fp16 = 4.5;
+  EXPECT_EQ(evaluate(m, builtin("fp16")).summary, "FAIL range_ulp_fp16 4.5 > 4 (numeric)");
 }
 
 TEST(Policy, StrictBoundFailsAtEquality) {
@@ -126,8 +133,12 @@ TEST(Policy, Int8UsesSqnrAndTop1) {
   m.sqnr_db = 30;
   m.probability = ProbabilityMetrics{100, 0.99, 0.9, 0, 0};
   EXPECT_TRUE(evaluate(m, builtin("int8")).passed);
-  m.sqnr_db = 29.9;
-  EXPECT_EQ(evaluate(m, builtin("int8")).summary, "FAIL sqnr_db 29.9 < 30 (numeric)");
+  m.sqnr_db = 29.9;  // a low SQNR passes when every element is within 2 steps of the range
+  m.range_steps_int8 = 2;
+  EXPECT_TRUE(evaluate(m, builtin("int8")).passed);
+  m.range_steps_int8 = 3;
+  EXPECT_EQ(evaluate(m, builtin("int8")).summary,
+            "FAIL sqnr_db 29.9 < 30 and range_steps_int8 3 > 2 (numeric)");
 }
 
 class PolicyFile : public ::testing::Test {

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "parity/noise_floor.h"
 #include "parity/report.h"
 #include "parity/report_format.h"
 #include "sample_report.h"
@@ -164,6 +165,36 @@ TEST(ReportTerminal, TableHasOneLinePerOutputAndEngine) {
   EXPECT_TRUE(contains(text, "result: FAIL (1 of 2 comparisons passed, 1 engine(s) failed)\n")) << text;
   EXPECT_TRUE(contains(text, "  probs / ort: FAIL nan_mismatches 3 > 0 (screen)\n")) << text;
   EXPECT_TRUE(contains(text, "      would pass with: nan_mismatches <= 3, top1_agreement >= 0.5\n")) << text;
+}
+
+TEST(ReportTerminal, NoiseFloorAndEstimabilityAreShownAndJudged) {
+  Report r = sample_report();
+  OutputComparison& logits = r.outputs[0];  // passes: a noise floor changes nothing
+  OutputComparison& probs = r.outputs[1];
+  probs.metrics.nan_mismatches = probs.metrics.inf_mismatches = 0;
+  probs.metrics.max_abs = 0.09;
+  probs.metrics.cosine = 0.9991;
+  probs.verdict.passed = false;
+  judge_against_noise_floor(logits, NoiseFloor{3, 2, 1e-3, 0.99});
+  judge_against_noise_floor(probs, NoiseFloor{3, 2, 0.12, 0.999});
+  probs.expected = ExpectedError{};
+  probs.expected->not_estimable = "DynamicQuantizeLinear rounds a float input that carries rounding error to integers";
+  logits.expected->saturated = true;
+  const std::string text = render_terminal(r);
+  EXPECT_TRUE(contains(text, "WITHIN NOISE")) << text;
+  EXPECT_TRUE(contains(text, "noise floor of probs (twinrt rerun): max abs 0.12 (cosine 0.999) under inputs moved by "
+                             "up to 2 ULPs, 3 runs; ort differs")) << text;
+  EXPECT_TRUE(contains(text, "by 0.09: within the model's own noise")) << text;
+  EXPECT_TRUE(contains(text, "expected error of probs: not estimable, DynamicQuantizeLinear rounds")) << text;
+  EXPECT_TRUE(contains(text, ">=1.2e-06")) << text;
+  EXPECT_TRUE(contains(text, "1 of them only within the model's own noise")) << text;
+  const json j = to_json(r)["outputs"][1];
+  EXPECT_EQ(j["within_noise_floor"], true);
+  EXPECT_EQ(j["noise_floor"]["max_abs"], 0.12);
+  EXPECT_EQ(j["noise_floor"]["runs"], 3);
+  EXPECT_EQ(j["expected"]["not_estimable"], probs.expected->not_estimable);
+  EXPECT_EQ(to_json(r)["outputs"][0]["expected"]["saturated"], true);
+  EXPECT_EQ(to_json(r)["outputs"][0]["within_noise_floor"], false);
 }
 
 TEST(ReportTerminal, HeaderNamesEnginesInputsAndErrors) {

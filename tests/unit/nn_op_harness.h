@@ -56,6 +56,11 @@ class OpTest {
     return *this;
   }
   const ir::Node& node() const { return node_; }
+  // The instruction-set tier the kernel is created for (the session's resolved --isa).
+  OpTest& isa(Isa tier) {
+    isa_ = tier;
+    return *this;
+  }
 
   // Creates the kernel (fails → error), runs infer and run; returns the output tensors.
   Result<std::vector<Tensor>> run(Mode mode, int threads = 1) {
@@ -74,6 +79,7 @@ class OpTest {
       consts.push_back(constant_[i] ? &t : nullptr);
     }
     KernelInit init{node_, opset_, mode, types, consts, {}};
+    init.isa = isa_;
     ASSIGN_OR_RETURN(auto kernel, create_kernel(node_.domain, init));
     InferContext ictx{node_, opset_, types, consts, std::vector<ir::TypeInfo>(num_outputs_)};
     TRY(kernel->infer(ictx));
@@ -101,6 +107,7 @@ class OpTest {
   std::vector<bool> present_;
   std::vector<bool> constant_;
   size_t num_outputs_ = 1;
+  Isa isa_ = Isa::kScalar;
   std::vector<ir::TypeInfo> inferred_;
 };
 

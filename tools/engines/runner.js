@@ -54,6 +54,7 @@ async function handle(state, msg) {
         if (!t) throw new Error(`the engine returned no output '${name}'`);
         const file = path.join(msg.out_dir, `${i}.npy`);
         writeNpy(file, t.type, t.dims, t.data);
+        delete results[name];  // written: let the collector take it before the next one
         return file;
       });
       return { ok: true, files };

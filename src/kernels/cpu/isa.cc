@@ -15,6 +15,7 @@ namespace {
 struct CpuFeatures {
   bool avx2_fma = false;
   bool avx512f = false;
+  bool avx512_vnni = false;
 };
 
 #ifdef TWINRT_X86
@@ -37,6 +38,7 @@ CpuFeatures detect() {
   __cpuid_count(7, 0, a, b, c, d);
   f.avx2_fma = ymm_saved && fma && (b & bit_AVX2);
   f.avx512f = zmm_saved && f.avx2_fma && (b & bit_AVX512F);
+  f.avx512_vnni = f.avx512f && (b & bit_AVX512BW) && (c & bit_AVX512VNNI);
   return f;
 }
 #else
@@ -59,6 +61,8 @@ bool isa_supported(Isa isa) {
   }
   return false;
 }
+
+bool cpu_has_avx512_vnni() { return features().avx512_vnni; }
 
 Isa best_isa() {
   if (isa_supported(Isa::kAvx512)) return Isa::kAvx512;

@@ -13,6 +13,9 @@ namespace twinrt::kernels {
 
 // Whether the CPU (and the OS, which must save the wider registers: XGETBV) supports `isa`.
 bool isa_supported(Isa isa);
+// Whether the CPU has AVX-512 VNNI (with AVX-512BW and OS support): the avx512 tier's
+// 8-bit integer products use it when present.
+bool cpu_has_avx512_vnni();
 // The best tier this machine supports (never kAuto).
 Isa best_isa();
 // Resolves kAuto (or the TWINRT_ISA environment variable when set, read once) to a tier,

@@ -86,11 +86,20 @@ void im2col_impl(const ImageWindow& w, const T* image, int64_t channels, int64_t
       std::fill(dst, dst + run.length, pad);
       return;
     }
-    const T* src = image + line;
-    for (int64_t t = 0; t < run.length; ++t) {
-      const int64_t i = (run.last_begin + t) * stride + shift;
-      dst[t] = i >= 0 && i < last_in ? src[i] : pad;
-    }
+    // Taps t read index (last_begin + t) * stride + shift: inside the line for t in
+    // [lo, hi), padding on either side. Branch-free middle, so stride 1 is a plain copy.
+    const T* src = image + line + run.last_begin * stride + shift;
+    const auto first_at_least = [&](int64_t bound) {  // smallest t with t * stride + offset >= bound
+      const int64_t need = bound - (run.last_begin * stride + shift);
+      const int64_t t = need <= 0 ? 0 : (need + stride - 1) / stride;
+      return std::min(t, run.length);
+    };
+    const int64_t lo = first_at_least(0), hi = std::max(lo, first_at_least(last_in));
+    std::fill(dst, dst + lo, pad);
+    if (stride == 1) std::copy(src + lo, src + hi, dst + lo);
+    else
+      for (int64_t t = lo; t < hi; ++t) dst[t] = src[t * stride];
+    std::fill(dst + hi, dst + run.length, pad);
   });
 }
 

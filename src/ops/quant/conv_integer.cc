@@ -2,6 +2,7 @@
 // QLinearConv: the same, plus an int32 bias, requantized with x_scale * w_scale / y_scale.
 // Padding reads x_zero_point, so padded taps contribute zero like in float Conv.
 #include "kernels/ref/qgemm_ref.h"
+#include "ops/quant/i8_weights.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/conv_tiles.h"
 #include "ops/op.h"
@@ -27,8 +28,9 @@ struct Requant {
 
 class QConvKernel final : public OpKernel {
  public:
-  QConvKernel(nn::WindowAttrs attrs, int64_t group, bool qlinear)
-      : attrs_(std::move(attrs)), group_(group), qlinear_(qlinear), in_(qlinear ? kQLinear : kInteger) {}
+  QConvKernel(nn::WindowAttrs attrs, int64_t group, bool qlinear, Isa isa, std::optional<quant::I8Weights> packed)
+      : attrs_(std::move(attrs)), group_(group), qlinear_(qlinear), in_(qlinear ? kQLinear : kInteger),
+        tier_(kernels::i8_gemm_kernel(isa)), packed_(std::move(packed)) {}
 
   Status infer(InferContext& ctx) const override {
     ctx.set_output(0, qlinear_ ? ctx.dtype(7) : DataType::kInt32, nn::conv_output_shape(attrs_, ctx.shape(in_.x), ctx.shape(in_.w)));
@@ -45,7 +47,7 @@ class QConvKernel final : public OpKernel {
     if (qlinear_) TRY(read_requant(ctx, plan.out_channels, rq));
     std::vector<int64_t> ys = {plan.batch, plan.out_channels};
     ys.insert(ys.end(), plan.window.out.begin(), plan.window.out.end());
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, qlinear_ ? rq.y_type : DataType::kInt32, ys));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, qlinear_ ? rq.y_type : DataType::kInt32, ys));
     return dispatch<kU8 | kI8>(x->dtype(), [&](auto* xt) {
       return dispatch<kU8 | kI8>(w->dtype(), [&](auto* wt) {
         using TX = std::remove_pointer_t<decltype(xt)>;
@@ -68,10 +70,11 @@ class QConvKernel final : public OpKernel {
             const int64_t positions = plan.window.out_size();
             for (int64_t r = 0; r < rows; ++r) {
               const size_t m = static_cast<size_t>(oc + r);
-              for (int64_t j = 0; j < cols; ++j) {
-                const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(acc[r * cols + j]) + static_cast<uint32_t>(rq.bias[m]));
-                dst[(out_row + r) * positions + p0 + j] = quant::quantize<Q>(static_cast<float>(v) * rq.multiplier[m], rq.y_zero);
-              }
+              Q* out = dst + (out_row + r) * positions + p0;
+              if constexpr (std::is_same_v<Q, uint8_t>)
+                tier_.requantize_u8(acc + r * cols, cols, rq.bias[m], &rq.multiplier[m], 0, rq.y_zero, out);
+              else
+                tier_.requantize_s8(acc + r * cols, cols, rq.bias[m], &rq.multiplier[m], 0, rq.y_zero, out);
             }
           });
           return Status::ok();
@@ -89,6 +92,10 @@ class QConvKernel final : public OpKernel {
     const int64_t taps = plan.taps(), mg = plan.out_per_group();
     const TX pad = static_cast<TX>(x_zero[0]);
     const TW* weights = w.data<TW>();
+    if (packed_) {
+      convolve_packed(pool, plan, x.data<TX>(), pad, std::is_same_v<TX, uint8_t>, x_zero[0], w_zero, store);
+      return;
+    }
     nn::for_each_conv_tile<TX>(pool, plan, x.data<TX>(), pad,
                                [&](int64_t n, int64_t g, int64_t m0, int64_t rows, int64_t p0, int64_t cols,
                                    const TX* col, int64_t ldb) {
@@ -110,6 +117,36 @@ class QConvKernel final : public OpKernel {
       p.b_zero_stride = 0;
       kernels::qgemm(p);
       store(n * plan.out_channels + oc, p0, acc.data(), rows, cols, oc);
+    });
+  }
+
+  // The same through the weights packed at session creation: each im2col tile is packed
+  // into column panels and multiplied with the group's row panels.
+  template <class TX, class Store>
+  void convolve_packed(ThreadPool& pool, const nn::ConvPlan& plan, const TX* x, TX pad, bool x_unsigned,
+                       int32_t x_zero, const std::vector<int32_t>& w_zero, Store&& store) const {
+    const kernels::I8GemmKernel& kernel = *packed_->kernel;
+    const std::vector<int32_t> wz = quant::packed_zeros(w_zero, packed_->src_unsigned, false);
+    const int32_t xz = kernels::i8_packed_zero(x_zero, x_unsigned, true);
+    const int64_t taps = plan.taps(), mg = plan.out_per_group(), wz_stride = wz.size() == 1 ? 0 : 1;
+    nn::for_each_conv_tile<TX>(pool, plan, x, pad, [&](int64_t n, int64_t g, int64_t m0, int64_t rows, int64_t p0,
+                                                       int64_t cols, const TX* col, int64_t ldb) {
+      const int64_t oc = g * mg + m0;
+      const kernels::I8Operand r{&packed_->parts[static_cast<size_t>(g)], m0 / kernel.mr, (rows + kernel.mr - 1) / kernel.mr,
+                                 wz.data() + g * mg * wz_stride, wz_stride};
+      // Column chunks keep the packed tile and the int32 products in cache (pointwise
+      // convolutions hand over the whole image).
+      constexpr int64_t kChunk = 256;
+      kernels::I8Panels cp;
+      std::vector<int32_t> acc;
+      for (int64_t c0 = 0; c0 < cols; c0 += kChunk) {
+        const int64_t count = std::min(kChunk, cols - c0);
+        kernels::i8_pack(reinterpret_cast<const uint8_t*>(col) + c0, x_unsigned, 1, ldb, 0, count, taps, kernel.nr, true, cp);
+        acc.resize(static_cast<size_t>(rows * count));
+        const kernels::I8Operand s{&cp, 0, (count + kernel.nr - 1) / kernel.nr, &xz, 0};
+        kernels::i8_gemm_packed(kernel, r, s, acc.data(), count);
+        store(n * plan.out_channels + oc, p0 + c0, acc.data(), rows, count, oc);
+      }
     });
   }
 
@@ -157,6 +194,8 @@ class QConvKernel final : public OpKernel {
   int64_t group_;
   bool qlinear_;
   Inputs in_;
+  const kernels::I8GemmKernel& tier_;       // its requantization (the same bytes on every tier)
+  std::optional<quant::I8Weights> packed_;  // W packed when it is a constant
 };
 
 Result<std::unique_ptr<OpKernel>> create_qconv(const KernelInit& init, bool qlinear) {
@@ -169,7 +208,10 @@ Result<std::unique_ptr<OpKernel>> create_qconv(const KernelInit& init, bool qlin
   ASSIGN_OR_RETURN(nn::WindowAttrs attrs, nn::parse_window_attrs(init, false));
   ASSIGN_OR_RETURN(int64_t group, init.attr_int("group", 1));
   if (group < 1) return init.error("group must be >= 1, got " + std::to_string(group));
-  return make_kernel<QConvKernel>(std::move(attrs), group, qlinear);
+  const size_t w_input = qlinear ? kQLinear.w : kInteger.w;
+  const Tensor* w = w_input < init.constant_inputs.size() ? init.constant_inputs[w_input] : nullptr;
+  std::optional<quant::I8Weights> packed = w ? quant::pack_conv_weights(init.isa, *w, group) : std::nullopt;
+  return make_kernel<QConvKernel>(std::move(attrs), group, qlinear, init.isa, std::move(packed));
 }
 
 Result<std::unique_ptr<OpKernel>> create_conv_integer(const KernelInit& init) { return create_qconv(init, false); }

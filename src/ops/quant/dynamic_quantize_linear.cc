@@ -3,6 +3,7 @@
 // reference computes it, so the integer outputs match exactly.
 #include <algorithm>
 
+#include "kernels/gemm/i8_gemm.h"
 #include "ops/op.h"
 #include "ops/quant/quant_common.h"
 
@@ -25,17 +26,14 @@ class DynamicQuantizeKernel final : public OpKernel {
     if (x->dtype() != DataType::kFloat)
       return invalid_argument(std::string("DynamicQuantizeLinear takes float32, got ") + dtype_name(x->dtype()));
     const float* in = x->data<float>();
-    float lo = 0.0f, hi = 0.0f;
-    for (int64_t i = 0; i < x->numel(); ++i) {
-      lo = std::min(lo, in[i]);
-      hi = std::max(hi, in[i]);
-    }
+    float lo, hi;
+    kernels::f32_range_with_zero(in, x->numel(), lo, hi);
     const float scale = hi == lo ? 1.0f : (hi - lo) / 255.0f;
     const float initial_zero = 0.0f - lo / scale;
     const uint8_t zero = quant::quantize<uint8_t>(std::clamp(initial_zero, 0.0f, 255.0f), 0);
     ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, DataType::kUInt8, x->shape()));
     uint8_t* out = y->data<uint8_t>();
-    for (int64_t i = 0; i < x->numel(); ++i) out[i] = quant::quantize<uint8_t>(in[i] / scale, zero);
+    kernels::quantize_u8(in, x->numel(), scale, zero, out);
     if (ctx.num_outputs() > 1 && ctx.output_requested(1)) {
       ASSIGN_OR_RETURN(Tensor * s, ctx.output(1, DataType::kFloat, {}));
       s->data<float>()[0] = scale;

@@ -1,6 +1,7 @@
 // MatMulInteger: int32 = (A - a_zero_point) · (B - b_zero_point), numpy-batched.
 // QLinearMatMul: the same product requantized with a_scale * b_scale / y_scale.
 #include "kernels/ref/qgemm_ref.h"
+#include "ops/quant/i8_weights.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/gemm_runner.h"
 #include "ops/nn/matmul_layout.h"
@@ -82,9 +83,26 @@ struct Inputs {
 constexpr Inputs kInteger = {0, 1, 2, 3};
 constexpr Inputs kQLinear = {0, 3, 2, 5};
 
+// Per-column multipliers of one output row: a_scale * b_scale[j] / y_scale.
+std::vector<float> row_multipliers(float a_scale, const OperandParams<float>& sb, float y_scale, int64_t n) {
+  std::vector<float> out(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) out[static_cast<size_t>(j)] = a_scale * sb.values[static_cast<size_t>(j * sb.stride)] / y_scale;
+  return out;
+}
+
+// One output row through the tier's requantization (every tier gives the same bytes).
+template <class Q>
+void requantize_row(const kernels::I8GemmKernel& tier, const int32_t* acc, int64_t n, const float* multiplier,
+                    int32_t zero, Q* out) {
+  if constexpr (std::is_same_v<Q, uint8_t>) tier.requantize_u8(acc, n, 0, multiplier, 1, zero, out);
+  else tier.requantize_s8(acc, n, 0, multiplier, 1, zero, out);
+}
+
 class QMatMulKernel final : public OpKernel {
  public:
-  explicit QMatMulKernel(bool qlinear) : qlinear_(qlinear), in_(qlinear ? kQLinear : kInteger) {}
+  QMatMulKernel(bool qlinear, Isa isa, std::optional<quant::I8Weights> packed)
+      : qlinear_(qlinear), in_(qlinear ? kQLinear : kInteger), tier_(kernels::i8_gemm_kernel(isa)),
+        packed_(std::move(packed)) {}
 
   Status infer(InferContext& ctx) const override {
     const DataType out = qlinear_ ? ctx.dtype(7) : DataType::kInt32;
@@ -104,6 +122,13 @@ class QMatMulKernel final : public OpKernel {
     ASSIGN_OR_RETURN(auto zb, read_params<int32_t>(ctx, in_.b_zero, l.n, "b_zero_point", quant::read_zero_points));
     if (!qlinear_) {
       ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, DataType::kInt32, l.out_shape));
+      if (packed_ && za.stride == 0) {
+        int32_t* out = y->data<int32_t>();
+        run_packed(ctx, *a, l, za, zb, [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols, const int32_t* acc, int64_t ld) {
+          for (int64_t i = 0; i < rows; ++i) std::copy(acc + i * ld, acc + i * ld + cols, out + (r0 + i) * l.n + c0);
+        });
+        return Status::ok();
+      }
       return dispatch_operands(*a, *b, [&](auto* ta, auto* tb) {
         using TA = std::remove_pointer_t<decltype(ta)>;
         using TB = std::remove_pointer_t<decltype(tb)>;
@@ -126,35 +151,60 @@ class QMatMulKernel final : public OpKernel {
                               " and " + shape_to_string(yz_t->shape()));
     ASSIGN_OR_RETURN(std::vector<float> y_scale, quant::read_scales(*ys_t, "y_scale"));
     ASSIGN_OR_RETURN(std::vector<int32_t> y_zero, quant::read_zero_points(*yz_t, "y_zero_point"));
-    std::vector<int32_t> acc(static_cast<size_t>(shape_numel(l.out_shape)));
-    TRY(dispatch_operands(a, b, [&](auto* ta, auto* tb) {
-      using TA = std::remove_pointer_t<decltype(ta)>;
-      using TB = std::remove_pointer_t<decltype(tb)>;
-      batched_qgemm<TA, TB>(ctx.pool(), l, a.data<TA>(), b.data<TB>(), za, zb, acc.data());
-      return Status::ok();
-    }));
     ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, yz_t->dtype(), l.out_shape));
     return dispatch<kU8 | kI8>(yz_t->dtype(), [&](auto* tag) {
       using Q = std::remove_pointer_t<decltype(tag)>;
       Q* out = y->data<Q>();
-      for (size_t i = 0; i < acc.size(); ++i) {
-        const int64_t row = static_cast<int64_t>(i) / l.n % l.m, col = static_cast<int64_t>(i) % l.n;
-        const float multiplier = sa.values[static_cast<size_t>(row * sa.stride)] *
-                                 sb.values[static_cast<size_t>(col * sb.stride)] / y_scale[0];
-        out[i] = quant::quantize<Q>(static_cast<float>(acc[i]) * multiplier, y_zero[0]);
+      if (packed_ && za.stride == 0 && sa.stride == 0 && l.k > 0) {  // k = 0: every output is y_zero_point
+        const std::vector<float> mult = row_multipliers(sa.values[0], sb, y_scale[0], l.n);
+        run_packed(ctx, a, l, za, zb, [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols, const int32_t* acc, int64_t ld) {
+          for (int64_t i = 0; i < rows; ++i)
+            requantize_row(tier_, acc + i * ld, cols, mult.data() + c0, y_zero[0], out + (r0 + i) * l.n + c0);
+        });
+        return Status::ok();
+      }
+      std::vector<int32_t> acc(static_cast<size_t>(shape_numel(l.out_shape)));
+      TRY(dispatch_operands(a, b, [&](auto* ta, auto* tb) {
+        using TA = std::remove_pointer_t<decltype(ta)>;
+        using TB = std::remove_pointer_t<decltype(tb)>;
+        batched_qgemm<TA, TB>(ctx.pool(), l, a.data<TA>(), b.data<TB>(), za, zb, acc.data());
+        return Status::ok();
+      }));
+      const int64_t rows = static_cast<int64_t>(acc.size()) / std::max<int64_t>(l.n, 1);
+      for (int64_t r = 0; r < rows; ++r) {
+        const std::vector<float> mult = row_multipliers(sa.values[static_cast<size_t>(r % l.m * sa.stride)], sb, y_scale[0], l.n);
+        requantize_row(tier_, acc.data() + r * l.n, l.n, mult.data(), y_zero[0], out + r * l.n);
       }
       return Status::ok();
     });
   }
 
+  // The product through the packed constant B (2-D, shared by every batch of A, so
+  // A's batches are one tall matrix), per-tensor a_zero_point.
+  void run_packed(RunContext& ctx, const Tensor& a, const nn::MatMulLayout& l, const OperandParams<int32_t>& za,
+                  const OperandParams<int32_t>& zb, const quant::I8BlockStore& store) const {
+    const std::vector<int32_t> b_zero = quant::packed_zeros(zb.values, packed_->src_unsigned, false);
+    const int64_t rows = l.k == 0 ? 0 : a.numel() / l.k;
+    quant::matmul_packed(ctx.pool(), *packed_, b_zero, a.data<uint8_t>(), a.dtype() == DataType::kUInt8, za.values[0],
+                         rows, store);
+  }
+
   bool qlinear_;
   Inputs in_;
+  const kernels::I8GemmKernel& tier_;
+  std::optional<quant::I8Weights> packed_;  // B packed when it is a constant
 };
+
+// B packed at session creation when it is a 2-D 8-bit constant.
+std::optional<quant::I8Weights> pack_constant_b(const KernelInit& init, size_t b) {
+  const Tensor* t = b < init.constant_inputs.size() ? init.constant_inputs[b] : nullptr;
+  return t ? quant::pack_matmul_weights(init.isa, *t) : std::nullopt;
+}
 
 Result<std::unique_ptr<OpKernel>> create_matmul_integer(const KernelInit& init) {
   if (init.num_inputs() < 2 || init.num_inputs() > 4 || !init.has_input(0) || !init.has_input(1))
     return init.error("MatMulInteger takes A, B and optional zero points; got " + std::to_string(init.num_inputs()) + " inputs");
-  return make_kernel<QMatMulKernel>(false);
+  return make_kernel<QMatMulKernel>(false, init.isa, pack_constant_b(init, kInteger.b));
 }
 
 Result<std::unique_ptr<OpKernel>> create_qlinear_matmul(const KernelInit& init) {
@@ -162,7 +212,7 @@ Result<std::unique_ptr<OpKernel>> create_qlinear_matmul(const KernelInit& init) 
     return init.error("QLinearMatMul takes 8 inputs, got " + std::to_string(init.num_inputs()));
   for (size_t i = 0; i < 8; ++i)
     if (!init.has_input(i)) return init.error("QLinearMatMul input " + std::to_string(i) + " is missing");
-  return make_kernel<QMatMulKernel>(true);
+  return make_kernel<QMatMulKernel>(true, init.isa, pack_constant_b(init, kQLinear.b));
 }
 
 }  // namespace

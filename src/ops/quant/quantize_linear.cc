@@ -1,5 +1,6 @@
 // QuantizeLinear: y = saturate(round_half_even(x / scale) + zero_point);
 // DequantizeLinear: y = (x - zero_point) * scale. Per tensor or per axis (opset 13).
+#include "kernels/gemm/i8_gemm.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
 #include "ops/op.h"
@@ -42,13 +43,23 @@ class LinearQuantKernel final : public OpKernel {
       zero_type = zt->dtype();
     }
     if (dir_ == Direction::kDequantize) return dequantize(ctx, *x, scale, zero, layout);
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, zero_type, x->shape()));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, zero_type, x->shape()));
     return dispatch<kU8 | kI8>(zero_type, [&](auto* qtag) {
       using Q = std::remove_pointer_t<decltype(qtag)>;
       return dispatch<kFloats | kI32>(x->dtype(), [&](auto* tag) {
         using T = std::remove_pointer_t<decltype(tag)>;
         const T* in = x->data<T>();
         Q* out = y->data<Q>();
+        if constexpr (std::is_same_v<T, float>) {
+          // Runs of elements that share one scale, through the shared quantization kernel.
+          const int64_t run = layout.count == 1 ? x->numel() : layout.inner;
+          for (int64_t i0 = 0; i0 < x->numel(); i0 += run) {
+            const size_t c = static_cast<size_t>(layout.index(i0));
+            if constexpr (std::is_same_v<Q, uint8_t>) kernels::quantize_u8(in + i0, run, scale[c], zero[c], out + i0);
+            else kernels::quantize_s8(in + i0, run, scale[c], zero[c], out + i0);
+          }
+          return Status::ok();
+        }
         for (int64_t i = 0; i < x->numel(); ++i) {
           const size_t c = static_cast<size_t>(layout.index(i));
           out[i] = quant::quantize<Q>(static_cast<float>(nn::to_compute(in[i])) / scale[c], zero[c]);
@@ -64,11 +75,17 @@ class LinearQuantKernel final : public OpKernel {
     if (x.dtype() == DataType::kInt32)
       for (int32_t z : zero)
         if (z != 0) return invalid_argument("int32 DequantizeLinear requires a zero point of 0, got " + std::to_string(z));
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, DataType::kFloat, x.shape()));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, DataType::kFloat, x.shape()));
     return dispatch<kU8 | kI8 | kI32>(x.dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       const T* in = x.data<T>();
       float* out = y->data<float>();
+      if (layout.count == 1) {  // one scale: a loop the compiler vectorizes
+        const int32_t z = zero[0];  // 0 for int32 input, so no int32 overflow
+        const float s = scale[0];
+        for (int64_t i = 0; i < x.numel(); ++i) out[i] = static_cast<float>(int32_t{in[i]} - z) * s;
+        return Status::ok();
+      }
       for (int64_t i = 0; i < x.numel(); ++i) {
         const size_t c = static_cast<size_t>(layout.index(i));
         out[i] = static_cast<float>(int64_t{in[i]} - zero[c]) * scale[c];

@@ -1,0 +1,77 @@
+// `twinrt pipeline run PIPE --input NAME=FILE`: runs a multi-model pipeline file
+// (docs/pipelines.md). A .npy input is a tensor; any other file is passed as its bytes
+// (uint8[n]) for a decoding step such as image_decode.
+#include <cstdio>
+#include <cstring>
+
+#include "cli/command.h"
+#include "cli/exit_status.h"
+#include "cli/pipeline_compare.h"
+#include "cli/pipeline_engines.h"
+#include "cli/pipeline_report.h"
+#include "cli/session_flags.h"
+
+namespace twinrt::cli {
+namespace {
+
+struct PipelineFlags {
+  std::string file;
+  std::vector<std::string> inputs;
+  bool json = false;
+  std::string trace_dir;
+  std::string engine;
+  std::string engines;  // compare
+  int runs = 1;
+};
+
+int run_pipeline(const PipelineFlags& flags) {
+  if (flags.runs < 1) return report_error(invalid_argument("--runs must be >= 1, got " + std::to_string(flags.runs)));
+  auto inputs = read_pipeline_inputs(flags.inputs);
+  if (!inputs) return report_error(inputs.status());
+  pipeline::PipelineOptions options;
+  options.engine = flags.engine;
+  options.runner_factory = make_engine_runner;
+  auto p = pipeline::Pipeline::load(flags.file, options);
+  if (!p) return report_error(p.status());
+  std::vector<pipeline::RunResult> runs;
+  for (int r = 0; r < flags.runs; ++r) {
+    auto result = (*p)->run(*inputs);
+    if (!result) return report_error(result.status());
+    runs.push_back(std::move(result).value());
+  }
+  const std::vector<StageTiming> timings = stage_timings(**p, runs);
+  if (!flags.trace_dir.empty())
+    if (Status st = write_trace(flags.trace_dir, runs.front()); !st) return report_error(st);
+  if (flags.json) {
+    std::printf("%s\n", report_json(**p, runs.front(), timings).dump(2).c_str());
+    return kExitOk;
+  }
+  print_outputs(runs.front(), (*p)->spec().outputs);
+  print_timings(timings);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_pipeline_command(CLI::App& root) {
+  auto flags = std::make_shared<PipelineFlags>();
+  CLI::App* cmd = root.add_subcommand("pipeline", "Run a multi-model pipeline file (docs/pipelines.md)");
+  cmd->require_subcommand(1);
+  CLI::App* run = cmd->add_subcommand("run", "Run the pipeline on inputs; print its outputs and per-stage timings");
+  run->add_option("PIPE", flags->file, "pipeline file (JSON)")->required();
+  run->add_option("--input", flags->inputs, "NAME=FILE: a .npy tensor, or any other file as bytes (e.g. an image)");
+  run->add_flag("--json", flags->json, "print outputs and timings as JSON");
+  run->add_option("--trace", flags->trace_dir, "write every stage's values to DIR (.npy) with a summary line each");
+  run->add_option("--engine", flags->engine, "run every model stage on this engine (twinrt, twinrt-ref, ort, ort-web, ...)");
+  run->add_option("--runs", flags->runs, "run the pipeline N times: cold = first run, warm = median of the others");
+  CLI::App* compare = cmd->add_subcommand("compare", "Run the pipeline on several engines; compare every stage's values and the final outputs");
+  compare->add_option("PIPE", flags->file, "pipeline file (JSON)")->required();
+  compare->add_option("--input", flags->inputs, "NAME=FILE: a .npy tensor, or any other file as bytes (e.g. an image)");
+  compare->add_option("--engines", flags->engines, "engines, the first is the baseline (e.g. twinrt,ort)")->required();
+  return {cmd, [flags, compare] {
+            if (compare->parsed()) return compare_pipeline(flags->file, flags->inputs, flags->engines);
+            return run_pipeline(*flags);
+          }};
+}
+
+}  // namespace twinrt::cli

@@ -1,0 +1,138 @@
+#include "cli/pipeline_compare.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cli/bench_engines.h"
+#include "cli/exit_status.h"
+#include "cli/pipeline_engines.h"
+#include "cli/pipeline_report.h"
+#include "parity/metrics.h"
+
+namespace twinrt::cli {
+namespace {
+
+using pipeline::PipelineValue;
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> previous(b.size() + 1), current(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+std::string format_error(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// One line for a value: "identical", "max |diff| 3e-06 (2 ulp)", "differs: ...".
+std::string compare_value(const PipelineValue& ref, const PipelineValue& test) {
+  if (ref.items.size() != test.items.size())
+    return "differs: " + std::to_string(ref.items.size()) + " items vs " + std::to_string(test.items.size());
+  double max_abs = 0, max_ulp = 0;
+  int64_t mismatches = 0;
+  for (size_t i = 0; i < ref.items.size(); ++i) {
+    auto m = parity::compare_tensors(ref.items[i], test.items[i], {});
+    if (!m) return "differs: " + m.status().message();
+    max_abs = std::max(max_abs, m->max_abs);
+    max_ulp = std::max(max_ulp, m->max_ulp);
+    mismatches += m->exact_mismatches;
+  }
+  if (mismatches) return "differs: " + std::to_string(mismatches) + " elements";
+  if (max_abs == 0) return "identical";
+  return "max |diff| " + format_error(max_abs) + " (" + format_error(max_ulp) + " ulp)";
+}
+
+// Quads [N,4,2] as their axis-aligned bounds [N,4] (x0, y0, x1, y1).
+Result<Tensor> quad_bounds(const Tensor& quads) {
+  ASSIGN_OR_RETURN(Tensor out, Tensor::create(DataType::kFloat, {quads.dim(0), 4}));
+  for (int64_t i = 0; i < quads.dim(0); ++i) {
+    const float* q = quads.data<float>() + i * 8;
+    float* o = out.data<float>() + i * 4;
+    o[0] = std::min({q[0], q[2], q[4], q[6]}), o[1] = std::min({q[1], q[3], q[5], q[7]});
+    o[2] = std::max({q[0], q[2], q[4], q[6]}), o[3] = std::max({q[1], q[3], q[5], q[7]});
+  }
+  return out;
+}
+
+bool is_quads(const PipelineValue& v) {
+  return !v.is_list && v.tensor().dtype() == DataType::kFloat && v.tensor().rank() == 3 && v.tensor().dim(1) == 4 &&
+         v.tensor().dim(2) == 2;
+}
+
+// The verdict on a final output; `agrees` is cleared when it differs.
+std::string final_verdict(const PipelineValue& ref, const PipelineValue& test, bool& agrees) {
+  const std::vector<std::string> a = value_strings(ref), b = value_strings(test);
+  if (!a.empty() || !b.empty()) {
+    std::string joined_a, joined_b;
+    for (const auto& s : a) joined_a += s + "\n";
+    for (const auto& s : b) joined_b += s + "\n";
+    if (joined_a == joined_b) return "same text (" + std::to_string(a.size()) + " strings, CER 0)";
+    agrees = false;
+    const double cer = static_cast<double>(edit_distance(joined_a, joined_b)) / std::max<size_t>(joined_a.size(), 1);
+    return "text differs: CER " + format_error(cer) + " (" + std::to_string(a.size()) + " vs " + std::to_string(b.size()) +
+           " strings)";
+  }
+  if (is_quads(ref) && is_quads(test)) {
+    auto ra = quad_bounds(ref.tensor()), rb = quad_bounds(test.tensor());
+    if (!ra || !rb) return "not compared";
+    parity::CompareOptions options;
+    options.box_format = parity::BoxFormat::kXYXY;
+    auto m = ra->dim(0) == rb->dim(0) ? parity::compare_tensors(*ra, *rb, options) : Result<parity::TensorMetrics>(Status());
+    const int64_t na = ra->dim(0), nb = rb->dim(0);
+    if (na != nb || !m || !m->boxes || m->boxes->matched != na) {
+      agrees = false;
+      return "boxes differ: " + std::to_string(na) + " vs " + std::to_string(nb) + " boxes";
+    }
+    return std::to_string(na) + " boxes, all matched, min IoU " + format_error(m->boxes->min_matched_iou);
+  }
+  const std::string verdict = compare_value(ref, test);
+  if (verdict.rfind("differs", 0) == 0) agrees = false;
+  return verdict;
+}
+
+}  // namespace
+
+int compare_pipeline(const std::string& file, const std::vector<std::string>& input_args, const std::string& engine_list) {
+  auto engines = split_engine_list(engine_list);
+  if (!engines) return report_error(engines.status());
+  if (engines->size() < 2) return report_error(invalid_argument("--engines needs at least two engines, got '" + engine_list + "'"));
+  auto inputs = read_pipeline_inputs(input_args);
+  if (!inputs) return report_error(inputs.status());
+  std::vector<pipeline::RunResult> results;
+  std::vector<std::unique_ptr<pipeline::Pipeline>> pipelines;
+  for (const std::string& engine : *engines) {
+    pipeline::PipelineOptions options;
+    options.engine = engine;
+    options.runner_factory = make_engine_runner;
+    auto p = pipeline::Pipeline::load(file, options);
+    if (!p) return report_error(p.status().with_context("engine " + engine + ": "));
+    auto result = (*p)->run(*inputs);
+    if (!result) return report_error(result.status().with_context("engine " + engine + ": "));
+    results.push_back(std::move(result).value());
+    pipelines.push_back(std::move(p).value());
+  }
+  const pipeline::RunResult& base = results.front();
+  std::printf("%-12s %-12s %-8s %s\n", "stage", "value", "engine", std::string("vs " + engines->front()).c_str());
+  for (size_t s = 0; s < base.stages.size(); ++s)
+    for (const auto& [name, value] : base.stages[s].outputs)
+      for (size_t e = 1; e < results.size(); ++e)
+        std::printf("%-12s %-12s %-8s %s\n", base.stages[s].stage.c_str(), name.c_str(), (*engines)[e].c_str(),
+                    compare_value(value, results[e].stages[s].outputs.at(name)).c_str());
+  bool agrees = true;
+  for (const std::string& name : pipelines.front()->spec().outputs)
+    for (size_t e = 1; e < results.size(); ++e)
+      std::printf("output %s, %s: %s\n", name.c_str(), (*engines)[e].c_str(),
+                  final_verdict(base.outputs.at(name), results[e].outputs.at(name), agrees).c_str());
+  std::printf("verdict: %s\n", agrees ? "the final outputs agree" : "the final outputs differ");
+  return agrees ? kExitOk : kExitFailure;
+}
+
+}  // namespace twinrt::cli

@@ -1,0 +1,127 @@
+// `twinrt quantize MODEL -o OUT --dynamic|--static|--fp16 [options]`: writes an int8 or float16 ONNX model
+// (src/quantize/quantize.h) and prints what was quantized and the file sizes.
+#include <sys/stat.h>
+
+#include <cstdio>
+
+#include "cli/command.h"
+#include "cli/exit_status.h"
+#include "cli/input_set_flags.h"
+#include "onnx/loader.h"
+#include "onnx/writer.h"
+#include "quantize/quantize.h"
+
+namespace twinrt::cli {
+namespace {
+
+struct QuantizeFlags {
+  std::string model, output;
+  bool dynamic = false, is_static = false, fp16 = false, keep_io_types = false, per_channel = false;
+  std::string calibrate;  // a folder of cases, or an input file
+  std::string method = "minmax";
+  double percentile = 99.999;
+  std::vector<std::string> exclude, exclude_ops;
+  InputSetFlags inputs;
+};
+
+int64_t file_size(const std::string& path) {
+  struct stat st{};
+  return stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
+}
+
+bool is_directory(const std::string& path) {
+  struct stat st{};
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+Result<quantize::QuantizeOptions> options_of(const QuantizeFlags& f) {
+  quantize::QuantizeOptions o;
+  o.per_channel = f.per_channel;
+  o.keep_io_types = f.keep_io_types;
+  o.exclude_nodes.insert(f.exclude.begin(), f.exclude.end());
+  o.exclude_ops.insert(f.exclude_ops.begin(), f.exclude_ops.end());
+  if (f.method == "percentile") o.calibration = quantize::Calibration::kPercentile;
+  else if (f.method != "minmax") return invalid_argument("--method: unknown calibration method '" + f.method + "' (expected minmax or percentile)");
+  if (!(f.percentile > 50.0 && f.percentile <= 100.0)) return invalid_argument("--percentile must be in (50, 100]");
+  o.percentile = f.percentile;
+  return o;
+}
+
+// The calibration cases: --calibrate (a case folder or an input file) and the input-set flags.
+Result<std::vector<quantize::Feeds>> calibration_cases(const QuantizeFlags& f) {
+  InputSetFlags flags = f.inputs;
+  if (!f.calibrate.empty()) {
+    if (is_directory(f.calibrate)) flags.cases_dir = f.calibrate;
+    else flags.inputs.push_back(f.calibrate);
+  }
+  if (flags.inputs.empty() && flags.cases_dir.empty() && flags.test_data_dir.empty() && flags.images.empty())
+    return invalid_argument("--static needs calibration inputs: --calibrate DIR|FILE, --cases, --test-data, --input or --image");
+  ASSIGN_OR_RETURN(parity::InputSpec spec, to_input_spec(flags));
+  ASSIGN_OR_RETURN(auto session, Session::load(f.model, SessionOptions{}));
+  ASSIGN_OR_RETURN(parity::InputSet set, parity::build_input_set(session->inputs(), spec));
+  std::vector<quantize::Feeds> cases;
+  for (auto& c : set.cases) cases.push_back(std::move(c.tensors));
+  return cases;
+}
+
+void print_summary(const QuantizeFlags& f, const quantize::QuantizeSummary& s) {
+  std::printf("%s (%s%s):", f.fp16 ? "converted" : "quantized", f.fp16 ? "float16" : f.dynamic ? "dynamic" : "static QDQ",
+              f.per_channel ? ", per-channel" : "");
+  for (const auto& [op, count] : s.quantized) std::printf(" %s %d", op.c_str(), count);
+  std::printf("\n%s weight elements: %lld\n", f.fp16 ? "float16" : "int8", static_cast<long long>(s.weights_quantized));
+  for (const std::string& why : s.skipped) std::printf("kept in float: %s\n", why.c_str());
+  const int64_t before = file_size(f.model), after = file_size(f.output);
+  if (before > 0 && after >= 0)
+    std::printf("file size: %lld -> %lld bytes (%.1f%%)\n", static_cast<long long>(before), static_cast<long long>(after),
+                100.0 * static_cast<double>(after) / static_cast<double>(before));
+}
+
+int run_quantize(const QuantizeFlags& f) {
+  if (int{f.dynamic} + int{f.is_static} + int{f.fp16} != 1)
+    return report_error(invalid_argument("give exactly one of --dynamic, --static and --fp16"));
+  if (f.keep_io_types && !f.fp16) return report_error(invalid_argument("--keep-io-types goes with --fp16"));
+  auto options = options_of(f);
+  if (!options) return report_error(options.status());
+  auto model = onnx::load_model_file(f.model);
+  if (!model) return report_error(model.status());
+  Result<quantize::QuantizeSummary> summary = quantize::QuantizeSummary{};
+  if (f.fp16) {
+    summary = quantize::convert_fp16(*model, *options);
+  } else if (f.dynamic) {
+    summary = quantize::quantize_dynamic(*model, *options);
+  } else {
+    auto cases = calibration_cases(f);
+    if (!cases) return report_error(cases.status());
+    summary = quantize::quantize_static(*model, *options, *cases, [](size_t done, size_t total) {
+      std::fprintf(stderr, "\rcalibrating: %zu/%zu runs", done, total);
+      if (done == total) std::fprintf(stderr, "\n");
+    });
+  }
+  if (!summary) return report_error(summary.status());
+  if (Status s = onnx::write_model_file(*model, f.output); !s.is_ok()) return report_error(s);
+  print_summary(f, *summary);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_quantize_command(CLI::App& root) {
+  auto f = std::make_shared<QuantizeFlags>();
+  CLI::App* cmd = root.add_subcommand("quantize", "write an int8 (dynamic or static QDQ) version of a float model");
+  cmd->add_option("MODEL", f->model, "float ONNX model")->required();
+  cmd->add_option("-o,--output", f->output, "where to write the quantized model")->required();
+  cmd->add_flag("--dynamic", f->dynamic, "int8 weights, activations quantized at run time (MatMulInteger/ConvInteger)");
+  cmd->add_flag("--static", f->is_static, "QDQ format with activation ranges from calibration inputs");
+  cmd->add_flag("--fp16", f->fp16, "float16 weights and computation");
+  cmd->add_flag("--keep-io-types", f->keep_io_types, "with --fp16: graph inputs and outputs stay float32");
+  cmd->add_flag("--per-channel", f->per_channel, "one weight scale per output channel (default: per tensor)");
+  cmd->add_option("--calibrate", f->calibrate, "calibration inputs: a folder of case folders, or an input file (.npz)");
+  cmd->add_option("--method", f->method, "calibration method: minmax or percentile")->capture_default_str();
+  cmd->add_option("--percentile", f->percentile, "percentile kept by --method percentile")->capture_default_str();
+  cmd->add_option("--exclude", f->exclude, "node names to keep in float (comma-separated, repeatable)")->delimiter(',');
+  cmd->add_option("--exclude-op", f->exclude_ops, "op types to keep in float (comma-separated, repeatable)")->delimiter(',');
+  add_input_set_flags(cmd, f->inputs);
+  return {cmd, [f] { return run_quantize(*f); }};
+}
+
+}  // namespace twinrt::cli

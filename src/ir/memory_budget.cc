@@ -1,0 +1,35 @@
+#include "ir/memory_budget.h"
+
+namespace twinrt {
+namespace {
+
+thread_local std::shared_ptr<MemoryBudget> current_budget;
+
+std::string describe(DataType dtype, const std::vector<int64_t>& shape) {
+  return std::string("a ") + dtype_name(dtype) + shape_to_string(shape) + " tensor";
+}
+
+}  // namespace
+
+Status MemoryBudget::charge(uint64_t bytes, DataType dtype, const std::vector<int64_t>& shape) {
+  TRY(check_tensor_bytes(bytes, describe(dtype, shape), limits_));
+  const uint64_t before = used_.fetch_add(bytes, std::memory_order_relaxed);
+  Status within = check_memory_bytes(before, bytes, describe(dtype, shape), limits_);
+  if (!within) release(bytes);
+  return within;
+}
+
+Status MemoryBudget::check(uint64_t bytes, DataType dtype, const std::vector<int64_t>& shape) const {
+  TRY(check_tensor_bytes(bytes, describe(dtype, shape), limits_));
+  return check_memory_bytes(used_.load(std::memory_order_relaxed), bytes, describe(dtype, shape), limits_);
+}
+
+BudgetScope::BudgetScope(std::shared_ptr<MemoryBudget> budget) : previous_(std::move(current_budget)) {
+  current_budget = std::move(budget);
+}
+
+BudgetScope::~BudgetScope() { current_budget = std::move(previous_); }
+
+const std::shared_ptr<MemoryBudget>& BudgetScope::current() { return current_budget; }
+
+}  // namespace twinrt

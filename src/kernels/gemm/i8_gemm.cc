@@ -1,0 +1,166 @@
+#include "kernels/gemm/i8_gemm.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/cpu/isa.h"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define TWINRT_X86 1
+#endif
+
+namespace twinrt::kernels {
+
+// Defined in the ISA folders, each compiled with its own flags.
+void i8_gemm_6x8_rows_u8__scalar(const I8TileArgs&);
+void i8_gemm_6x8_rows_s8__scalar(const I8TileArgs&);
+#ifdef TWINRT_X86
+void i8_gemm_6x8_rows_u8__avx2(const I8TileArgs&);
+void i8_gemm_6x8_rows_s8__avx2(const I8TileArgs&);
+void i8_gemm_6x32_rows_u8__avx512vnni(const I8TileArgs&);
+void i8_gemm_6x32_rows_s8__avx512vnni(const I8TileArgs&);
+void requantize_u8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, uint8_t*);
+void requantize_s8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, int8_t*);
+#endif
+
+const I8GemmKernel& i8_gemm_kernel(Isa isa) {
+#if defined(__wasm_simd128__)
+  static const I8GemmKernel scalar{"i8_gemm_6x8__wasmsimd", 6, 8, i8_gemm_6x8_rows_u8__scalar,
+                                   i8_gemm_6x8_rows_s8__scalar, requantize_u8, requantize_s8};
+#else
+  static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,
+                                   i8_gemm_6x8_rows_s8__scalar, requantize_u8, requantize_s8};
+#endif
+#ifdef TWINRT_X86
+  static const I8GemmKernel avx2{"i8_gemm_6x8__avx2", 6, 8, i8_gemm_6x8_rows_u8__avx2, i8_gemm_6x8_rows_s8__avx2,
+                                 requantize_u8__avx2, requantize_s8__avx2};
+  static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
+                                 i8_gemm_6x32_rows_s8__avx512vnni, requantize_u8__avx2, requantize_s8__avx2};
+  if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
+  if (isa == Isa::kAvx512 || isa == Isa::kAvx2) return avx2;
+#else
+  (void)isa;
+#endif
+  return scalar;
+}
+
+namespace {
+
+// d[4j + q] = rq[j] ^ flip: four depths of `n` columns, interleaved (a loop the compiler
+// vectorizes with byte unpacks).
+void interleave4(const uint8_t* __restrict r0, const uint8_t* __restrict r1, const uint8_t* __restrict r2,
+                 const uint8_t* __restrict r3, int64_t n, uint8_t flip, uint8_t* __restrict d) {
+  for (int64_t j = 0; j < n; ++j) {
+    d[4 * j] = r0[j] ^ flip;
+    d[4 * j + 1] = r1[j] ^ flip;
+    d[4 * j + 2] = r2[j] ^ flip;
+    d[4 * j + 3] = r3[j] ^ flip;
+  }
+}
+
+// sums[j] += the 4 packed values of column j in group `d`, read as T (uint8 or int8).
+template <class T>
+void add_group_sums(const uint8_t* __restrict d, int64_t n, int32_t* __restrict sums) {
+  for (int64_t j = 0; j < n; ++j) {
+    const int32_t s = int32_t{static_cast<T>(d[4 * j])} + int32_t{static_cast<T>(d[4 * j + 1])} +
+                      int32_t{static_cast<T>(d[4 * j + 2])} + int32_t{static_cast<T>(d[4 * j + 3])};
+    sums[j] = static_cast<int32_t>(static_cast<uint32_t>(sums[j]) + static_cast<uint32_t>(s));
+  }
+}
+
+}  // namespace
+
+void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_t k_stride, int64_t first,
+             int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out) {
+  out.width = width;
+  out.outer = count;
+  out.k = k;
+  out.k_groups = (k + 3) / 4;
+  out.is_unsigned = to_unsigned;
+  const int64_t panels = (count + width - 1) / width, panel_bytes = out.k_groups * width * 4;
+  out.bytes.resize(static_cast<size_t>(panels * panel_bytes));
+  out.sums.assign(static_cast<size_t>(count), 0);
+  const uint8_t flip = src_unsigned == to_unsigned ? 0 : 0x80;
+  std::vector<uint8_t> zeros(static_cast<size_t>(width), static_cast<uint8_t>(flip));  // packs to 0
+  for (int64_t panel = 0; panel < panels; ++panel) {
+    const int64_t i0 = panel * width, valid = std::min<int64_t>(width, count - i0);
+    uint8_t* dst = out.bytes.data() + panel * panel_bytes;
+    int32_t* sums = out.sums.data() + i0;
+    if (outer_stride == 1) {
+      // Rows of the source are depths: interleave 4 of them per group, column by column.
+      for (int64_t g = 0; g < out.k_groups; ++g) {
+        const uint8_t* rows[4];
+        for (int q = 0; q < 4; ++q)
+          rows[q] = 4 * g + q < k ? src + (4 * g + q) * k_stride + first + i0 : zeros.data();
+        uint8_t* d = dst + g * width * 4;
+        interleave4(rows[0], rows[1], rows[2], rows[3], valid, flip, d);
+        std::fill(d + valid * 4, d + width * 4, uint8_t{0});
+      }
+    } else {
+      // Rows of the source are rows: 4 consecutive depths (k_stride 1) or a gather.
+      std::fill(dst, dst + panel_bytes, uint8_t{0});
+      for (int64_t r = 0; r < valid; ++r) {
+        const uint8_t* row = src + (first + i0 + r) * outer_stride;
+        uint8_t* d = dst + r * 4;
+        for (int64_t p = 0; p < k; ++p) d[(p >> 2) * width * 4 + (p & 3)] = row[p * k_stride] ^ flip;
+      }
+    }
+    // Sums of the packed values, over the panel just written.
+    for (int64_t g = 0; g < out.k_groups; ++g) {
+      if (to_unsigned) add_group_sums<uint8_t>(dst + g * width * 4, valid, sums);
+      else add_group_sums<int8_t>(dst + g * width * 4, valid, sums);
+    }
+  }
+}
+
+void i8_gemm_packed(const I8GemmKernel& kernel, const I8Operand& r, const I8Operand& s, int32_t* c, int64_t ldc) {
+  const I8Panels& rp = *r.panels;
+  const I8Panels& sp = *s.panels;
+  const I8TileFn tile = rp.is_unsigned ? kernel.rows_u8 : kernel.rows_s8;
+  const uint32_t k = static_cast<uint32_t>(rp.k);
+  // The zero-point terms, in uint32 so that they wrap like the reference's int32 sums. With
+  // one zero point per panel side they split into a per-row and a per-column term, which
+  // the tile adds as it stores; otherwise they are folded in afterwards.
+  constexpr int kMaxWidth = 64;
+  int32_t row_add[kMaxWidth], col_add[kMaxWidth];
+  const auto uniform = [](const int32_t* z, int64_t stride, int64_t first, int count) {
+    for (int i = 1; i < count; ++i)
+      if (z[(first + i) * stride] != z[first * stride]) return false;
+    return true;
+  };
+  for (int64_t pi = r.first_panel; pi < r.first_panel + r.panel_count; ++pi) {
+    const int64_t i0 = pi * kernel.mr;
+    const int rows = static_cast<int>(std::min<int64_t>(kernel.mr, rp.outer - i0));
+    const bool r_uniform = uniform(r.zero, r.zero_stride, i0, rows);
+    const uint32_t zr0 = static_cast<uint32_t>(r.zero[i0 * r.zero_stride]);
+    for (int64_t pj = s.first_panel; pj < s.first_panel + s.panel_count; ++pj) {
+      const int64_t j0 = pj * kernel.nr;
+      const int cols = static_cast<int>(std::min<int64_t>(kernel.nr, sp.outer - j0));
+      int32_t* tile_c = c + (i0 - r.first_panel * kernel.mr) * ldc + (j0 - s.first_panel * kernel.nr);
+      const uint32_t zs0 = static_cast<uint32_t>(s.zero[j0 * s.zero_stride]);
+      if (r_uniform && uniform(s.zero, s.zero_stride, j0, cols)) {
+        for (int i = 0; i < kernel.mr; ++i)
+          row_add[i] = i < rows ? static_cast<int32_t>(k * zr0 * zs0 - zs0 * static_cast<uint32_t>(rp.sums[static_cast<size_t>(i0 + i)])) : 0;
+        for (int j = 0; j < kernel.nr; ++j)
+          col_add[j] = j < cols ? static_cast<int32_t>(0u - zr0 * static_cast<uint32_t>(sp.sums[static_cast<size_t>(j0 + j)])) : 0;
+        tile({rp.k_groups, rp.panel(pi), sp.panel(pj), tile_c, ldc, rows, cols, row_add, col_add});
+        continue;
+      }
+      std::fill(row_add, row_add + kernel.mr, 0);
+      std::fill(col_add, col_add + kernel.nr, 0);
+      tile({rp.k_groups, rp.panel(pi), sp.panel(pj), tile_c, ldc, rows, cols, row_add, col_add});
+      for (int i = 0; i < rows; ++i) {
+        const uint32_t zr = static_cast<uint32_t>(r.zero[(i0 + i) * r.zero_stride]);
+        const uint32_t rsum = static_cast<uint32_t>(rp.sums[static_cast<size_t>(i0 + i)]);
+        int32_t* out = tile_c + i * ldc;
+        for (int j = 0; j < cols; ++j) {
+          const uint32_t zs = static_cast<uint32_t>(s.zero[(j0 + j) * s.zero_stride]);
+          const uint32_t ssum = static_cast<uint32_t>(sp.sums[static_cast<size_t>(j0 + j)]);
+          out[j] = static_cast<int32_t>(static_cast<uint32_t>(out[j]) - zs * rsum - zr * ssum + k * zr * zs);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace twinrt::kernels

@@ -1,0 +1,108 @@
+// 8-bit integer matrix products on packed operands, one tile implementation per ISA tier.
+//
+// C[i][j] = sum_k (R[i][k] - zr[i]) * (S[k][j] - zs[j]) in int32, wrapping modulo 2^32
+// exactly like kernels/ref/qgemm_ref (the reference these kernels are tested against).
+// Every operand is uint8 or int8; packing moves one operand into the unsigned domain
+// and the other into the signed domain (x ^ 0x80 turns int8 v into uint8 v + 128 and
+// uint8 v into int8 v - 128), because the hardware instructions multiply uint8 by int8
+// (VNNI vpdpbusd) or are given both as int16 (vpmaddwd, WebAssembly i32x4.dot_i16x8_s).
+// The tiles return the raw sums of products of the packed values; the zero points and
+// the domain shifts are folded in afterwards with the row and column sums:
+//   sum (r - zr)(s - zs) = sum r*s - zs * sum r - zr * sum s + k * zr * zs
+// which holds modulo 2^32, so every tier gives the reference's bits. No tier uses
+// vpmaddubsw: its int16 pair sums saturate (255 * 127 * 2 > 32767).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "twinrt/session.h"
+
+namespace twinrt::kernels {
+
+// Packed panels: `width` rows (or columns) at a time, k in groups of 4 bytes
+// (panel[(p / 4) * width * 4 + r * 4 + p % 4] = value of row r at depth p), zero padded.
+struct I8Panels {
+  int width = 0;
+  int64_t outer = 0, k = 0, k_groups = 0;
+  bool is_unsigned = false;     // the domain the bytes are in
+  std::vector<uint8_t> bytes;   // panel_count(outer, width) * k_groups * width * 4
+  std::vector<int32_t> sums;    // per row/column: the sum of its packed values, `outer` entries
+  const uint8_t* panel(int64_t i) const { return bytes.data() + i * k_groups * width * 4; }
+};
+
+// One tile: rows <= mr of C from a row panel, cols <= nr from a column panel:
+//   c[r][j] = sum over k_groups * 4 depths of row[r] * col[j] + row_add[r] + col_add[j]
+// (wrapping), written with row stride ldc. row_add has mr entries, col_add nr.
+struct I8TileArgs {
+  int64_t k_groups = 0;
+  const uint8_t* rows = nullptr;
+  const uint8_t* cols = nullptr;
+  int32_t* c = nullptr;
+  int64_t ldc = 0;
+  int row_count = 0, col_count = 0;
+  const int32_t* row_add = nullptr;
+  const int32_t* col_add = nullptr;
+};
+using I8TileFn = void (*)(const I8TileArgs&);
+
+using I8RequantizeU8Fn = void (*)(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier,
+                                  int64_t multiplier_stride, int32_t zero_point, uint8_t* out);
+using I8RequantizeS8Fn = void (*)(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier,
+                                  int64_t multiplier_stride, int32_t zero_point, int8_t* out);
+
+struct I8GemmKernel {
+  const char* name;      // i8_gemm_<mr>x<nr>__<isa>
+  int mr, nr;
+  I8TileFn rows_u8;      // row panels unsigned, column panels signed
+  I8TileFn rows_s8;      // row panels signed, column panels unsigned
+  I8RequantizeU8Fn requantize_u8;  // requantize_u8/_s8 below, compiled for this tier
+  I8RequantizeS8Fn requantize_s8;
+};
+
+// The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it
+// (AVX-512 without VNNI falls back to the AVX2 tiles).
+const I8GemmKernel& i8_gemm_kernel(Isa isa);
+
+// Packs an outer x k operand whose element (i, p) is src[i * outer_stride + p * k_stride]
+// (uint8 when src_unsigned, else int8) into panels of `width` in the requested domain.
+// Only rows/columns [first, first + count) are packed, as panels from `first`.
+void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_t k_stride, int64_t first,
+             int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out);
+
+// The zero point of an operand after packing moved it into the other domain.
+inline int32_t i8_packed_zero(int32_t zero, bool src_unsigned, bool to_unsigned) {
+  if (src_unsigned == to_unsigned) return zero;
+  return to_unsigned ? zero + 128 : zero - 128;
+}
+
+// Which panels of a packed operand a call uses, and its zero points in the packed
+// domain (row/column i has zero[i * zero_stride], i counted from the operand's start).
+struct I8Operand {
+  const I8Panels* panels = nullptr;
+  int64_t first_panel = 0, panel_count = 0;
+  const int32_t* zero = nullptr;
+  int64_t zero_stride = 0;
+};
+
+// C = (R - zr)(S - zs) over the chosen row panels of r (width mr) and column panels of s
+// (width nr); c points at the first chosen element, row stride ldc. One operand is
+// unsigned, the other signed.
+void i8_gemm_packed(const I8GemmKernel& kernel, const I8Operand& r, const I8Operand& s, int32_t* c, int64_t ldc);
+
+// Requantization, the one definition every integer kernel uses (docs/quantization.md):
+//   y[i] = saturate(round_half_to_even(float(acc[i] + bias) * multiplier[i * multiplier_stride]) + zero_point)
+// where acc + bias wraps in int32 and the product is one float multiplication.
+void requantize_u8(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
+                   int32_t zero_point, uint8_t* out);
+void requantize_s8(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
+                   int32_t zero_point, int8_t* out);
+
+// QuantizeLinear's definition for float32 input, with the same rounding:
+//   y[i] = saturate(round_half_to_even(x[i] / scale) + zero_point)   (one float division)
+void quantize_u8(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* out);
+void quantize_s8(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* out);
+// lo = min(+0, x[i]...), hi = max(+0, x[i]...), NaN elements skipped: DynamicQuantizeLinear's range.
+void f32_range_with_zero(const float* x, int64_t n, float& lo, float& hi);
+
+}  // namespace twinrt::kernels

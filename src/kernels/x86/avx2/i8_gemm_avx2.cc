@@ -1,0 +1,69 @@
+// AVX2 8-bit GEMM tile, 6 x 8. Bytes are widened to int16 and multiplied in pairs with
+// vpmaddwd into int32, which is exact (|255 * -128 * 2| < 2^31); vpmaddubsw is avoided
+// because its int16 sums saturate.
+#include <immintrin.h>
+
+#include <cstring>
+
+#include "kernels/gemm/i8_gemm.h"
+
+namespace twinrt::kernels {
+namespace {
+
+constexpr int kMr = 6, kNr = 8;
+
+template <bool Unsigned>
+__m256i widen16(__m128i bytes) {
+  return Unsigned ? _mm256_cvtepu8_epi16(bytes) : _mm256_cvtepi8_epi16(bytes);
+}
+
+// The 4 bytes of one row at one depth group, widened and repeated in every 64-bit lane.
+template <bool Unsigned>
+__m256i broadcast_row(const uint8_t* p) {
+  int32_t word;
+  std::memcpy(&word, p, 4);
+  const __m128i v = _mm_cvtsi32_si128(word);
+  const __m128i w = Unsigned ? _mm_cvtepu8_epi16(v) : _mm_cvtepi8_epi16(v);
+  return _mm256_broadcastq_epi64(w);
+}
+
+template <bool RowsU8>
+void tile(const I8TileArgs& t) {
+  // acc[r][h]: columns 4h..4h+3, two partial sums per column (even and odd depth pairs).
+  __m256i acc[kMr][2];
+#pragma GCC unroll 6
+  for (auto& row : acc) row[0] = row[1] = _mm256_setzero_si256();
+  for (int64_t g = 0; g < t.k_groups; ++g) {
+    const uint8_t* cols = t.cols + g * kNr * 4;
+    const __m256i c0 = widen16<!RowsU8>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cols)));
+    const __m256i c1 = widen16<!RowsU8>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cols + 16)));
+    const uint8_t* rows = t.rows + g * kMr * 4;
+    // Unrolled so that the accumulators stay in registers.
+#pragma GCC unroll 6
+    for (int r = 0; r < kMr; ++r) {
+      const __m256i a = broadcast_row<RowsU8>(rows + r * 4);
+      acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(c0, a));
+      acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(c1, a));
+    }
+  }
+  for (int r = 0; r < t.row_count; ++r) {
+    // hadd gives columns 0 1 4 5 | 2 3 6 7; the permute puts them in order.
+    const __m256i adds = _mm256_add_epi32(_mm256_set1_epi32(t.row_add[r]),
+                                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.col_add)));
+    const __m256i sums = _mm256_add_epi32(_mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][0], acc[r][1]), 0xd8), adds);
+    if (t.col_count == kNr) {
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.c + r * t.ldc), sums);
+    } else {
+      alignas(32) int32_t buf[kNr];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(buf), sums);
+      std::memcpy(t.c + r * t.ldc, buf, sizeof(int32_t) * static_cast<size_t>(t.col_count));
+    }
+  }
+}
+
+}  // namespace
+
+void i8_gemm_6x8_rows_u8__avx2(const I8TileArgs& t) { tile<true>(t); }
+void i8_gemm_6x8_rows_s8__avx2(const I8TileArgs& t) { tile<false>(t); }
+
+}  // namespace twinrt::kernels

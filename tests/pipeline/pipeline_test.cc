@@ -1,0 +1,202 @@
+// The pipeline runner: file validation, contracts, per-item fan-out with batching, and
+// the glue steps on inputs whose right answers are known by construction.
+#include <gtest/gtest.h>
+
+#include "pipeline/batching.h"
+#include "pipeline/geometry.h"
+#include "pipeline/pipeline.h"
+
+namespace twinrt::pipeline {
+namespace {
+
+const std::string kCliData = std::string(TWINRT_SOURCE_DIR) + "/tests/cli/data";
+
+Tensor floats(std::vector<int64_t> shape, std::vector<float> values) {
+  return Tensor::from_vector<float>(std::move(shape), values).value();
+}
+
+Status parse_error(const std::string& json) { return parse_pipeline(json, kCliData).status(); }
+
+TEST(PipelineSpec, RejectsACycleNamingItsStages) {
+  Status st = parse_error(R"({"inputs": ["x"], "outputs": ["b"], "stages": [
+    {"name": "one", "step": "top_k", "inputs": {"scores": "b"}, "outputs": {"labels": "a", "probs": "p1"}},
+    {"name": "two", "step": "top_k", "inputs": {"scores": "a"}, "outputs": {"labels": "b", "probs": "p2"}}]})");
+  EXPECT_NE(st.message().find("cycle: one -> two -> one"), std::string::npos) << st.message();
+}
+
+TEST(PipelineSpec, RejectsUnknownStepsMissingModelsAndUnknownValues) {
+  Status unknown = parse_error(R"({"inputs": ["x"], "outputs": ["y"], "stages": [
+    {"name": "s", "step": "frobnicate", "inputs": {"a": "x"}, "outputs": {"b": "y"}}]})");
+  EXPECT_NE(unknown.message().find("stage 's': unknown step 'frobnicate' (built-in steps: "), std::string::npos)
+      << unknown.message();
+  Status missing = parse_error(R"({"inputs": ["x"], "outputs": ["y"], "stages": [
+    {"name": "m", "model": "absent.onnx", "inputs": {"x": "x"}, "outputs": {"z": "y"}}]})");
+  EXPECT_NE(missing.message().find("stage 'm': missing model: "), std::string::npos) << missing.message();
+  EXPECT_NE(missing.message().find("absent.onnx"), std::string::npos) << missing.message();
+  Status unread = parse_error(R"({"inputs": ["x"], "outputs": ["y"], "stages": [
+    {"name": "m", "model": "symbolic_add.onnx", "inputs": {"x": "nowhere"}, "outputs": {"z": "y"}}]})");
+  EXPECT_NE(unread.message().find("stage 'm' input 'x' reads 'nowhere', which no stage writes"), std::string::npos)
+      << unread.message();
+  Status port = parse_error(R"({"inputs": ["x"], "outputs": ["y"], "stages": [
+    {"name": "s", "step": "ctc_decode", "params": {"dictionary": "x"}, "inputs": {"prob": "x"}, "outputs": {"text": "y", "score": "s"}}]})");
+  EXPECT_NE(port.message().find("step 'ctc_decode' needs input 'probs'"), std::string::npos) << port.message();
+}
+
+TEST(PipelineSpec, RejectsTwoWritersOfOneValue) {
+  Status st = parse_error(R"({"inputs": ["x"], "outputs": ["y"], "stages": [
+    {"name": "a", "model": "symbolic_add.onnx", "inputs": {"x": "x"}, "outputs": {"z": "y"}},
+    {"name": "b", "model": "symbolic_add.onnx", "inputs": {"x": "x"}, "outputs": {"z": "y"}}]})");
+  EXPECT_NE(st.message().find("value 'y' is written by both stage 'a' and stage 'b'"), std::string::npos) << st.message();
+}
+
+TEST(Contract, NamesTheDimTheSymbolAndTheRange) {
+  Contract c = parse_contract(nlohmann::json::parse(R"({"dtype": "float32", "shape": [1, 3, "H"], "range": [0, 1]})")).value();
+  DimBindings bindings;
+  EXPECT_TRUE(check_contract(c, "a", PipelineValue::single(floats({1, 3, 2}, {0, 0, 0, 1, 1, 1})), bindings).is_ok());
+  Status channels = check_contract(c, "b", PipelineValue::single(floats({1, 4, 2}, std::vector<float>(8))), bindings);
+  EXPECT_EQ(channels.message(), "tensor 'b': expected shape [1,3,H], got float32[1,4,2] (dim 1 is 4, not 3)");
+  Status symbol = check_contract(c, "c", PipelineValue::single(floats({1, 3, 1}, {0, 0, 0})), bindings);
+  EXPECT_EQ(symbol.message(), "tensor 'c': expected shape [1,3,H] with H=2 (as in 'a'), got float32[1,3,1]");
+  Status range = check_contract(c, "d", PipelineValue::single(floats({1, 3, 2}, {0, 0, 0, 0, 0, 2})), bindings);
+  EXPECT_EQ(range.message(), "tensor 'd': expected values in [0, 1], got min 0 max 2");
+  // Symbols first seen in a list's items are bound per item.
+  Contract any = parse_contract(nlohmann::json::parse(R"({"shape": ["W"]})")).value();
+  DimBindings fresh;
+  EXPECT_TRUE(check_contract(any, "e", PipelineValue::list({floats({1}, {0}), floats({2}, {0, 0})}), fresh).is_ok());
+  EXPECT_FALSE(parse_contract(nlohmann::json::parse(R"({"shape": [1.5]})")).is_ok());
+}
+
+TEST(Batching, SplitUndoesConcat) {
+  Tensor a = floats({1, 2}, {1, 2}), b = floats({2, 2}, {3, 4, 5, 6});
+  Tensor joined = concat_batch({a, b}).value();
+  EXPECT_EQ(joined.shape(), (std::vector<int64_t>{3, 2}));
+  std::vector<Tensor> parts = split_batch(joined, {1, 2}).value();
+  EXPECT_EQ(parts[1].data<float>()[3], 6.0f);
+  EXPECT_FALSE(concat_batch({a, floats({1, 3}, {0, 0, 0})}).is_ok());
+  EXPECT_FALSE(split_batch(joined, {1, 1}).is_ok());
+}
+
+// A model stage mapped over a list: items of equal shape share a run (at most `batch`),
+// and every item's result comes back in its own place.
+TEST(Pipeline, MapsAModelOverItemsInBatchesOfEqualShape) {
+  auto spec = parse_pipeline(R"({"inputs": ["rows"], "outputs": ["sums"], "stages": [
+    {"name": "add", "model": "symbolic_add.onnx", "map": true, "batch": 2, "inputs": {"x": "rows"}, "outputs": {"z": "sums"}}],
+    "contracts": {"sums": {"dtype": "float32", "shape": [1, 3]}}})",
+                             kCliData);
+  ASSERT_TRUE(spec.is_ok()) << spec.status().message();
+  auto p = Pipeline::create(std::move(spec).value(), {});
+  ASSERT_TRUE(p.is_ok()) << p.status().message();
+  std::vector<Tensor> rows;
+  for (int i = 0; i < 5; ++i) rows.push_back(floats({1, 3}, {float(i), float(10 * i), 0}));
+  auto result = (*p)->run({{"rows", PipelineValue::list(rows)}});
+  ASSERT_TRUE(result.is_ok()) << result.status().message();
+  const PipelineValue& sums = result->outputs.at("sums");
+  ASSERT_EQ(sums.items.size(), 5u);
+  EXPECT_EQ(result->stages[0].model_calls, 3);  // 2 + 2 + 1
+  auto single = (*p)->run({{"rows", PipelineValue::list({rows[3]})}});
+  ASSERT_TRUE(single.is_ok());
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(sums.items[3].data<float>()[k], single->outputs.at("sums").tensor().data<float>()[k]);
+  // The same element of different items differs: no item got another's result.
+  EXPECT_NE(sums.items[1].data<float>()[1], sums.items[4].data<float>()[1]);
+}
+
+TEST(Pipeline, AContractViolationNamesStageAndTensor) {
+  auto spec = parse_pipeline(R"({"inputs": ["x"], "outputs": ["y"], "stages": [
+    {"name": "add", "model": "symbolic_add.onnx", "inputs": {"x": "x"}, "outputs": {"z": "y"}}],
+    "contracts": {"y": {"shape": [1, 4]}}})",
+                             kCliData);
+  auto p = Pipeline::create(std::move(spec).value(), {});
+  ASSERT_TRUE(p.is_ok());
+  Status st = (*p)->run({{"x", PipelineValue::single(floats({1, 3}, {1, 2, 3}))}}).status();
+  EXPECT_EQ(st.message(), "stage 'add': contract violated: tensor 'y': expected shape [1,4], got float32[1,3] (dim 1 is 3, not 4)");
+}
+
+// Streaming: the value a run ends with is the next run's input; zeros at first and after
+// reset_state(). symbolic_add adds a constant c, so run k returns k * c.
+TEST(Pipeline, CarriesStateAcrossRuns) {
+  auto spec = load_pipeline_file(std::string(TWINRT_SOURCE_DIR) + "/tests/pipeline/data/accumulate.json");
+  ASSERT_TRUE(spec.is_ok()) << spec.status().message();
+  auto p = Pipeline::create(std::move(spec).value(), {});
+  ASSERT_TRUE(p.is_ok());
+  std::vector<float> firsts;
+  for (int run = 0; run < 3; ++run) firsts.push_back((*p)->run({}).value().outputs.at("next").tensor().data<float>()[0]);
+  ASSERT_NE(firsts[0], 0.0f);
+  EXPECT_EQ(firsts[1], 2 * firsts[0]);
+  EXPECT_EQ(firsts[2], 3 * firsts[0]);
+  (*p)->reset_state();
+  EXPECT_EQ((*p)->run({}).value().outputs.at("next").tensor().data<float>()[0], firsts[0]);
+  EXPECT_NE(parse_error(R"({"inputs": ["acc"], "outputs": ["acc"], "stages": [
+    {"name": "add", "model": "symbolic_add.onnx", "inputs": {"x": "acc"}, "outputs": {"z": "next"}}],
+    "state": [{"from": "nope", "to": "acc"}]})").message().find("state from 'nope': no stage writes it"), std::string::npos);
+}
+
+TEST(Geometry, MinAreaRectOfARotatedRectangleIsThatRectangle) {
+  std::vector<Point> points;
+  const double c = std::cos(0.3), s = std::sin(0.3);
+  for (int u = 0; u <= 40; ++u)
+    for (int v = 0; v <= 10; ++v) points.push_back({50 + u * c - v * s, 20 + u * s + v * c});
+  RotatedRect r = min_area_rect(points);
+  EXPECT_NEAR(std::max(r.width, r.height), 40, 1e-9);
+  EXPECT_NEAR(std::min(r.width, r.height), 10, 1e-9);
+  Quad q = r.corners();
+  EXPECT_LT(q[0].x, q[1].x);  // top-left before top-right
+  EXPECT_LT(q[0].y, q[3].y);  // top-left above bottom-left
+}
+
+TEST(Geometry, WarpOfTheWholeImageIsTheImage) {
+  parity::RgbImage image;
+  image.width = 4, image.height = 3;
+  for (int i = 0; i < 36; ++i) image.pixels.push_back(static_cast<uint8_t>(i * 7));
+  Quad whole = {Point{0, 0}, Point{4, 0}, Point{4, 3}, Point{0, 3}};
+  EXPECT_EQ(warp_perspective(image, whole, 4, 3).pixels, image.pixels);
+  EXPECT_EQ(rotate_180(rotate_180(image)).pixels, image.pixels);
+  parity::RgbImage turned = rotate_90_ccw(image);
+  EXPECT_EQ(turned.width, 3);
+  EXPECT_EQ(turned.at(0, 0, 0), image.at(3, 0, 0));  // the top-right corner moves to the top-left
+}
+
+Result<ValueMap> run_step(const std::string& name, const std::string& params, ValueMap inputs) {
+  ASSIGN_OR_RETURN(auto step, find_step(name)->create(nlohmann::json::parse(params), StepContext{kCliData, "t"}));
+  return step->run(inputs);
+}
+
+TEST(Steps, DbPostprocessFindsARectangleScaledToTheImage) {
+  // A 6x10 probability map with one 4x6 blob; the image is twice as large.
+  std::vector<float> prob(60, 0.0f);
+  for (int y = 1; y <= 4; ++y)
+    for (int x = 2; x <= 7; ++x) prob[static_cast<size_t>(y * 10 + x)] = 0.9f;
+  Tensor image = Tensor::create(DataType::kUInt8, {12, 20, 3}).value();
+  auto out = run_step("db_postprocess", R"({"unclip_ratio": 0, "min_size": 0})",
+                      {{"prob", PipelineValue::single(floats({1, 1, 6, 10}, prob))}, {"image", PipelineValue::single(image)}});
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  const Tensor& boxes = out->at("boxes").tensor();
+  ASSERT_EQ(boxes.shape(), (std::vector<int64_t>{1, 4, 2}));
+  // Pixel centers 2..7 x 1..4, times 2.
+  const std::vector<float> expected = {4, 2, 14, 2, 14, 8, 4, 8};
+  for (size_t i = 0; i < 8; ++i) EXPECT_EQ(boxes.data<float>()[i], expected[i]) << i;
+  EXPECT_NEAR(out->at("scores").tensor().data<float>()[0], 0.9, 1e-6);
+}
+
+TEST(Steps, CtcDecodeMergesRepeatsAndDropsBlanks) {
+  // Classes: blank, "a", "b", then the space. Steps: a a _ a b _ b ' '
+  const int classes[] = {1, 1, 0, 1, 2, 0, 2, 3};
+  std::vector<float> probs(8 * 4, 0.0f);
+  for (int t = 0; t < 8; ++t) probs[static_cast<size_t>(t * 4 + classes[t])] = 1.0f;
+  const std::string dict = std::string(TWINRT_SOURCE_DIR) + "/tests/pipeline/data/ab_dictionary.txt";
+  auto out = run_step("ctc_decode", R"({"dictionary": ")" + dict + R"(", "space": true})",
+                      {{"probs", PipelineValue::single(floats({1, 8, 4}, probs))}});
+  ASSERT_TRUE(out.is_ok()) << out.status().message();
+  EXPECT_EQ(out->at("text").tensor().data<std::string>()[0], "aabb ");
+  auto wrong = run_step("ctc_decode", R"({"dictionary": ")" + dict + R"("})",
+                        {{"probs", PipelineValue::single(floats({1, 8, 4}, probs))}});
+  EXPECT_NE(wrong.status().message().find("has 4 classes, the dictionary gives 3"), std::string::npos);
+}
+
+TEST(Steps, ParametersAreChecked) {
+  EXPECT_EQ(find_step("db_postprocess")->create(nlohmann::json::parse(R"({"treshold": 0.3})"), {}).status().message(),
+            "unknown parameter 'treshold' (known: threshold, box_threshold, unclip_ratio, max_candidates, min_size)");
+  EXPECT_FALSE(find_step("image_normalize")->create(nlohmann::json::parse(R"({"std": [1, 0, 1]})"), {}).is_ok());
+}
+
+}  // namespace
+}  // namespace twinrt::pipeline

@@ -1,0 +1,143 @@
+"""twinrt.parity.sweep on a dask LocalCluster, and the CLI's `compare --shard` and
+`report merge`: sharded runs merge into the metrics of one run; a killed worker loses
+no case."""
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import twinrt
+from twinrt.parity import sweep
+
+CASES = 1000
+ENGINES = ["twinrt-ref", "twinrt"]
+# Merged exactly as cases are within one run, except float64 sums added in another grouping.
+EXACT = ["count", "max_abs", "max_rel", "max_ulp", "p99_ulp", "nan_mismatches", "inf_mismatches", "histogram",
+         "shape", "dtype", "exact_mismatches"]
+FROM_SUMS = ["mean_abs", "mean_rel", "mse", "rmse_relative", "cosine", "sqnr_db", "fraction_out_of_tolerance"]
+
+
+def cases(n, seed=0):
+    rng = np.random.default_rng(seed)
+    return [{"x": (rng.standard_normal((2, 4)) * 10).astype(np.float32)} for _ in range(n)]
+
+
+def assert_same_metrics(a, b):
+    assert [(o["output"], o["engine"]) for o in a.outputs] == [(o["output"], o["engine"]) for o in b.outputs]
+    for x, y in zip(a.outputs, b.outputs):
+        mx, my = x["metrics"], y["metrics"]
+        for key in EXACT:
+            assert mx[key] == my[key], key
+        for key in FROM_SUMS:
+            assert float(mx[key]) == pytest.approx(float(my[key]), rel=1e-12, abs=1e-300), key
+        assert x["verdict"]["passed"] == y["verdict"]["passed"]
+
+
+@pytest.fixture(scope="module")
+def case_list():
+    return cases(CASES)
+
+
+@pytest.fixture(scope="module")
+def single(mlp_path, case_list):
+    report = sweep(mlp_path, case_list, engines=ENGINES, client=False)
+    assert report.shards == 1 and report.to_dict()["cases"] == CASES
+    return report
+
+
+def test_local_cluster_matches_single_process(mlp_path, case_list, single):
+    report = sweep(mlp_path, case_list, engines=ENGINES, workers=2, shards=8)
+    assert report.shards == 8 and report.to_dict()["cases"] == CASES
+    assert_same_metrics(report, single)
+    assert report.verdict_counts == single.verdict_counts
+    assert sum(report.verdict_counts.values()) == CASES
+    assert [c["case"] for c in report.worst_cases] == [c["case"] for c in single.worst_cases]
+    worst = report.worst_cases[0]
+    assert worst["max_abs"] == max(float(o["metrics"]["max_abs"]) for o in report.outputs)
+    assert np.array_equal(worst["inputs"]["x"], case_list[worst["case"]]["x"])
+
+
+def test_killed_worker_loses_no_case(mlp_path, case_list, single):
+    from dask.distributed import Client, LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        pids = client.run(os.getpid)
+        killed = {}
+
+        def kill_a_busy_worker():
+            deadline = time.time() + 60
+            while time.time() < deadline and not killed:
+                busy = [w for w, tasks in client.processing().items() if tasks and w in pids]
+                if busy:
+                    killed[busy[0]] = pids[busy[0]]
+                    os.kill(pids[busy[0]], signal.SIGKILL)
+                time.sleep(0.01)
+
+        killer = threading.Thread(target=kill_a_busy_worker)
+        killer.start()
+        report = sweep(mlp_path, case_list, engines=ENGINES, client=client, shards=40)
+        killer.join()
+    assert killed, "no worker was seen running a shard"
+    assert report.to_dict()["cases"] == CASES
+    assert sum(report.verdict_counts.values()) == CASES
+    assert_same_metrics(report, single)
+
+
+def test_sweep_arguments_are_checked(mlp_path):
+    with pytest.raises(twinrt.InvalidArgument, match="at least two engines"):
+        sweep(mlp_path, cases(2), engines=["twinrt"], client=False)
+    with pytest.raises(twinrt.InvalidArgument, match="at least one case"):
+        sweep(mlp_path, [], engines=ENGINES, client=False)
+
+
+def test_cli_shards_merge_into_the_whole_run(mlp_path, twinrt_bin, work_dir):
+    root = work_dir / "cli_cases"
+    for i, case in enumerate(cases(30, seed=5)):
+        (root / f"case_{i:03d}").mkdir(parents=True)
+        np.save(root / f"case_{i:03d}" / "x.npy", case["x"])
+    compare = [twinrt_bin, "compare", mlp_path, "--engines", ",".join(ENGINES), "--cases", str(root)]
+    subprocess.run(compare + ["--json", str(work_dir / "whole.json")], check=True, capture_output=True)
+    for i in range(3):
+        subprocess.run(compare + ["--shard", f"{i}/3", "--json", str(work_dir / f"part{i}.json")], check=True,
+                       capture_output=True)
+    merged = subprocess.run([twinrt_bin, "report", "merge"] + [str(work_dir / f"part{i}.json") for i in range(3)] +
+                            ["--json", str(work_dir / "merged.json"), "--html", str(work_dir / "merged.html")],
+                            capture_output=True, text=True)
+    assert merged.returncode == 0, merged.stderr
+    whole = json.loads((work_dir / "whole.json").read_text())
+    parts = json.loads((work_dir / "merged.json").read_text())
+    assert parts["cases"] == whole["cases"] == 30
+    assert json.loads((work_dir / "part1.json").read_text())["cases"] == 10
+
+    class Wrapped:
+        def __init__(self, d):
+            self.outputs = d["outputs"]
+
+    assert_same_metrics(Wrapped(parts), Wrapped(whole))
+    assert "<html" in (work_dir / "merged.html").read_text().lower()
+
+
+def test_cli_shard_and_merge_errors(mlp_path, twinrt_bin, work_dir):
+    bad = subprocess.run([twinrt_bin, "compare", mlp_path, "--engines", "twinrt,twinrt-ref", "--shard", "3/3"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "--shard 3/3" in bad.stderr
+    empty = subprocess.run([twinrt_bin, "compare", mlp_path, "--engines", "twinrt,twinrt-ref", "--shard", "0/2"],
+                           capture_output=True, text=True)
+    assert empty.returncode == 2 and "has no cases" in empty.stderr
+    (work_dir / "not_a_report.json").write_text('{"schema_version": 1, "command": "compare"}')
+    merge = subprocess.run([twinrt_bin, "report", "merge", str(work_dir / "not_a_report.json")],
+                           capture_output=True, text=True)
+    assert merge.returncode == 2 and "not a twinrt compare report" in merge.stderr
+
+
+def test_sweep_against_onnx_runtime(mlp_path, ort):
+    report = sweep(mlp_path, cases(20, seed=9), engines=["ort", "twinrt"], client=False, shards=2)
+    assert report.passed, str(report)
+    assert [e["name"] for e in report.engines] == ["ort", "twinrt"]
+    assert report.to_dict()["cases"] == 20 and report.verdict_counts == {"passed": 20, "failed": 0}

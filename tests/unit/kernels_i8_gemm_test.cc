@@ -1,0 +1,204 @@
+// The 8-bit GEMM tiles of every ISA tier this CPU runs, through packing and the zero-point
+// fold, against kernels/ref/qgemm_ref: bit-identical int32 results for every operand type
+// pair, both orientations (unsigned rows or unsigned columns), per-tensor and per-row/column
+// zero points, at sizes below, at and above the tiles. Requantization against quant::quantize.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "kernels/cpu/isa.h"
+#include "kernels/gemm/i8_gemm.h"
+#include "kernels/ref/qgemm_ref.h"
+#include "ops/quant/quant_common.h"
+
+namespace twinrt::kernels {
+namespace {
+
+std::vector<uint8_t> random_bytes(size_t n, std::mt19937& rng) {
+  std::uniform_int_distribution<int> dist(0, 255);
+  std::vector<uint8_t> v(n);
+  for (uint8_t& x : v) x = static_cast<uint8_t>(dist(rng));
+  return v;
+}
+
+std::vector<int32_t> random_zeros(size_t n, bool is_unsigned, std::mt19937& rng) {
+  std::uniform_int_distribution<int> dist(is_unsigned ? 0 : -128, is_unsigned ? 255 : 127);
+  std::vector<int32_t> v(n);
+  for (int32_t& x : v) x = dist(rng);
+  return v;
+}
+
+template <class TA, class TB>
+std::vector<int32_t> reference(int64_t m, int64_t n, int64_t k, const std::vector<uint8_t>& a,
+                               const std::vector<uint8_t>& b, const std::vector<int32_t>& za, int64_t za_stride,
+                               const std::vector<int32_t>& zb, int64_t zb_stride) {
+  std::vector<int32_t> c(static_cast<size_t>(m * n));
+  QGemmProblem<TA, TB> p;
+  p.m = m, p.n = n, p.k = k;
+  p.a = reinterpret_cast<const TA*>(a.data()), p.lda = k;
+  p.b = reinterpret_cast<const TB*>(b.data()), p.ldb = n;
+  p.c = c.data(), p.ldc = n;
+  p.a_zero = za.data(), p.a_zero_stride = za_stride;
+  p.b_zero = zb.data(), p.b_zero_stride = zb_stride;
+  qgemm(p);
+  return c;
+}
+
+struct TypePair {
+  bool a_unsigned, b_unsigned;
+};
+
+std::vector<int32_t> run_reference(const TypePair& t, int64_t m, int64_t n, int64_t k, const std::vector<uint8_t>& a,
+                                   const std::vector<uint8_t>& b, const std::vector<int32_t>& za, int64_t zas,
+                                   const std::vector<int32_t>& zb, int64_t zbs) {
+  if (t.a_unsigned && t.b_unsigned) return reference<uint8_t, uint8_t>(m, n, k, a, b, za, zas, zb, zbs);
+  if (t.a_unsigned) return reference<uint8_t, int8_t>(m, n, k, a, b, za, zas, zb, zbs);
+  if (t.b_unsigned) return reference<int8_t, uint8_t>(m, n, k, a, b, za, zas, zb, zbs);
+  return reference<int8_t, int8_t>(m, n, k, a, b, za, zas, zb, zbs);
+}
+
+// A (m x k) as the row operand, B (k x n) as the column operand; `rows_unsigned` picks
+// which domain the rows are packed into.
+std::vector<int32_t> run_packed(const I8GemmKernel& kernel, const TypePair& t, bool rows_unsigned, int64_t m, int64_t n,
+                                int64_t k, const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
+                                const std::vector<int32_t>& za, int64_t zas, const std::vector<int32_t>& zb,
+                                int64_t zbs) {
+  I8Panels ra, sb;
+  i8_pack(a.data(), t.a_unsigned, k, 1, 0, m, k, kernel.mr, rows_unsigned, ra);
+  i8_pack(b.data(), t.b_unsigned, 1, n, 0, n, k, kernel.nr, !rows_unsigned, sb);
+  std::vector<int32_t> za_packed(za.size()), zb_packed(zb.size());
+  for (size_t i = 0; i < za.size(); ++i) za_packed[i] = i8_packed_zero(za[i], t.a_unsigned, rows_unsigned);
+  for (size_t i = 0; i < zb.size(); ++i) zb_packed[i] = i8_packed_zero(zb[i], t.b_unsigned, !rows_unsigned);
+  std::vector<int32_t> c(static_cast<size_t>(m * n), 0x5a5a5a5a);
+  const I8Operand r{&ra, 0, (m + kernel.mr - 1) / kernel.mr, za_packed.data(), zas};
+  const I8Operand s{&sb, 0, (n + kernel.nr - 1) / kernel.nr, zb_packed.data(), zbs};
+  i8_gemm_packed(kernel, r, s, c.data(), n);
+  return c;
+}
+
+std::vector<Isa> tiers() {
+  std::vector<Isa> out;
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512})
+    if (isa_supported(isa)) out.push_back(isa);
+  return out;
+}
+
+TEST(I8GemmTiles, MatchReferenceOnEveryTier) {
+  std::mt19937 rng(7);
+  const TypePair pairs[] = {{true, false}, {true, true}, {false, false}, {false, true}};
+  for (Isa isa : tiers()) {
+    const I8GemmKernel& kernel = i8_gemm_kernel(isa);
+    for (int64_t m : {1, 5, 6, 7, 13})
+      for (int64_t n : {1, 7, 8, 9, 31, 32, 33, 70})
+        for (int64_t k : {1, 3, 4, 5, 17, 67})
+          for (const TypePair& t : pairs)
+            for (int per_vector = 0; per_vector < 2; ++per_vector) {
+              const auto a = random_bytes(static_cast<size_t>(m * k), rng);
+              const auto b = random_bytes(static_cast<size_t>(k * n), rng);
+              const auto za = random_zeros(per_vector ? static_cast<size_t>(m) : 1, t.a_unsigned, rng);
+              const auto zb = random_zeros(per_vector ? static_cast<size_t>(n) : 1, t.b_unsigned, rng);
+              const auto want = run_reference(t, m, n, k, a, b, za, per_vector, zb, per_vector);
+              for (bool rows_unsigned : {true, false})
+                ASSERT_EQ(run_packed(kernel, t, rows_unsigned, m, n, k, a, b, za, per_vector, zb, per_vector), want)
+                    << kernel.name << " m=" << m << " n=" << n << " k=" << k << " a_unsigned=" << t.a_unsigned
+                    << " b_unsigned=" << t.b_unsigned << " rows_unsigned=" << rows_unsigned
+                    << " per_vector=" << per_vector;
+            }
+  }
+}
+
+// Large k with extreme values: sums of products that wrap past int32 must wrap alike.
+TEST(I8GemmTiles, WrapLikeTheReference) {
+  const int64_t m = 7, n = 33, k = 140000;
+  const std::vector<uint8_t> a(static_cast<size_t>(m * k), 255), b(static_cast<size_t>(k * n), 0x80);
+  const std::vector<int32_t> za = {0}, zb = {127};
+  const TypePair t{true, false};
+  const auto want = run_reference(t, m, n, k, a, b, za, 0, zb, 0);
+  ASSERT_NE(int64_t{want[0]}, int64_t{255} * -255 * k);  // the true sum does not fit: it wrapped
+  for (Isa isa : tiers())
+    for (bool rows_unsigned : {true, false})
+      EXPECT_EQ(run_packed(i8_gemm_kernel(isa), t, rows_unsigned, m, n, k, a, b, za, 0, zb, 0), want)
+          << i8_gemm_kernel(isa).name;
+}
+
+TEST(I8GemmTiles, AvxTierUsesVnniWhenTheCpuHasIt) {
+  if (!isa_supported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512";
+  EXPECT_EQ(std::string(i8_gemm_kernel(Isa::kAvx512).name),
+            cpu_has_avx512_vnni() ? "i8_gemm_6x32__avx512vnni" : "i8_gemm_6x8__avx2");
+}
+
+TEST(Requantize, MatchesQuantizeOfTheFloatProductOnEveryTier) {
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int32_t> accs(std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
+  std::vector<int32_t> acc = {0, 1, -1, 2, 3, 5, -5, 7, 1 << 22, -(1 << 22), std::numeric_limits<int32_t>::max(),
+                              std::numeric_limits<int32_t>::min()};
+  for (int i = 0; i < 2000; ++i) acc.push_back(accs(rng) >> (i % 31));
+  const float multipliers[] = {0.5f, 1.0f, 0.0123f, 3.7e-5f, 1.5f, 2.5e-8f, 0.0f, -0.25f,
+                               std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
+  for (float mult : multipliers)
+    for (int32_t bias : {0, 100, -77777, std::numeric_limits<int32_t>::max()})
+      for (int32_t zp : {0, 3, 128, 255, -128, 127})
+        for (Isa isa : tiers()) {
+          const I8GemmKernel& tier = i8_gemm_kernel(isa);
+          std::vector<uint8_t> u8(acc.size());
+          std::vector<int8_t> s8(acc.size());
+          tier.requantize_u8(acc.data(), static_cast<int64_t>(acc.size()), bias, &mult, 0, zp, u8.data());
+          tier.requantize_s8(acc.data(), static_cast<int64_t>(acc.size()), bias, &mult, 0, zp, s8.data());
+          for (size_t i = 0; i < acc.size(); ++i) {
+            const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(acc[i]) + static_cast<uint32_t>(bias));
+            const float f = static_cast<float>(v) * mult;
+            ASSERT_EQ(u8[i], quant::quantize<uint8_t>(f, zp)) << tier.name << " " << acc[i] << " " << mult << " " << zp;
+            ASSERT_EQ(s8[i], quant::quantize<int8_t>(f, zp)) << tier.name << " " << acc[i] << " " << mult << " " << zp;
+          }
+        }
+}
+
+TEST(Quantize, MatchesQuantizeOfTheQuotient) {
+  std::mt19937 rng(8);
+  std::uniform_real_distribution<float> dist(-300.0f, 300.0f);
+  std::vector<float> x = {0.0f, -0.0f, 0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 127.5f, 1e30f, -1e30f,
+                          std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN(), 4194304.5f, 8388609.0f};
+  for (int i = 0; i < 3000; ++i) x.push_back(dist(rng));
+  for (float scale : {1.0f, 0.5f, 0.0371f, 3.0f, 1e-20f})
+    for (int32_t zp : {0, 7, 128, 255, -128, 127, -3}) {
+      std::vector<uint8_t> u8(x.size());
+      std::vector<int8_t> s8(x.size());
+      quantize_u8(x.data(), static_cast<int64_t>(x.size()), scale, zp, u8.data());
+      quantize_s8(x.data(), static_cast<int64_t>(x.size()), scale, zp, s8.data());
+      for (size_t i = 0; i < x.size(); ++i) {
+        ASSERT_EQ(u8[i], quant::quantize<uint8_t>(x[i] / scale, zp)) << x[i] << " / " << scale << " + " << zp;
+        ASSERT_EQ(s8[i], quant::quantize<int8_t>(x[i] / scale, zp)) << x[i] << " / " << scale << " + " << zp;
+      }
+    }
+}
+
+TEST(Quantize, RangeWithZeroMatchesASequentialScan) {
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<float> dist(-5.0f, 5.0f);
+  for (int n : {0, 1, 7, 8, 9, 100}) {
+    std::vector<float> x(static_cast<size_t>(n));
+    for (float& v : x) v = dist(rng);
+    for (int variant = 0; variant < 4; ++variant) {
+      if (n > 3 && variant == 1) x[2] = std::numeric_limits<float>::quiet_NaN();
+      if (variant == 2) std::fill(x.begin(), x.end(), -0.0f);
+      if (variant == 3) for (float& v : x) v = std::fabs(v) + 1.0f;  // all positive: lo stays 0
+      float want_lo = 0.0f, want_hi = 0.0f;
+      for (float v : x) {
+        want_lo = v < want_lo ? v : want_lo;
+        want_hi = v > want_hi ? v : want_hi;
+      }
+      float lo = 1.0f, hi = -1.0f;
+      f32_range_with_zero(x.data(), n, lo, hi);
+      EXPECT_EQ(std::signbit(lo), std::signbit(want_lo)) << n << " " << variant;
+      EXPECT_EQ(lo, want_lo) << n << " " << variant;
+      EXPECT_EQ(hi, want_hi) << n << " " << variant;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace twinrt::kernels
