@@ -9,6 +9,7 @@
 #include <random>
 
 #include "control_model_builder.h"
+#include "passes_test_util.h"
 #include "passes/passes.h"
 
 namespace twinrt {
@@ -56,33 +57,6 @@ ir::Model affine_hardswish(int64_t channels) {
   return model_of(std::move(g));
 }
 
-Tensor run_model(ir::Model m, Mode mode, OptimizationLevel level, const std::map<std::string, Tensor>& feeds,
-                 int threads = 1) {
-  SessionOptions options;
-  options.mode = mode;
-  options.optimization = level;
-  options.threads = threads;
-  auto session = SessionImpl::create(std::move(m), options);
-  EXPECT_TRUE(session.is_ok()) << session.status().message();
-  if (!session.is_ok()) return {};
-  std::map<std::string, Value> values;
-  for (const auto& [name, t] : feeds) values[name] = Value::of(t);
-  auto out = (*session)->run(values);
-  EXPECT_TRUE(out.is_ok()) << out.status().message();
-  return out.is_ok() ? out->at("y").tensor : Tensor{};
-}
-
-::testing::AssertionResult same_bits(const Tensor& a, const Tensor& b) {
-  if (a.dtype() != b.dtype() || a.shape() != b.shape())
-    return ::testing::AssertionFailure() << "shapes " << shape_to_string(a.shape()) << " and " << shape_to_string(b.shape());
-  // Any NaN matches any NaN: which operand's NaN an IEEE operation returns is left open
-  // (docs/numerics.md), and the compiler may swap a commutative op's operands.
-  for (int64_t i = 0; i < a.numel(); ++i)
-    if (!(std::isnan(a.data<float>()[i]) && std::isnan(b.data<float>()[i])) &&
-        std::memcmp(a.data<float>() + i, b.data<float>() + i, sizeof(float)) != 0)
-      return ::testing::AssertionFailure() << "element " << i << ": " << a.data<float>()[i] << " vs " << b.data<float>()[i];
-  return ::testing::AssertionSuccess();
-}
 
 TEST(PassesElementwise, AChainBecomesOneNodeNamingEveryNode) {
   ir::Model m = affine_hardswish(5);

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "control_model_builder.h"
+#include "passes_test_util.h"
 #include "kernels/math/half.h"
 #include "passes/passes.h"
 
@@ -56,20 +57,7 @@ ir::Model conv_add_relu(bool residual_first, bool with_bias = true) {
 
 Tensor run_model(ir::Model m, Mode mode, OptimizationLevel level, const Tensor& x, const Tensor& r,
                  int threads = 1) {
-  SessionOptions options;
-  options.mode = mode;
-  options.optimization = level;
-  options.threads = threads;
-  auto session = SessionImpl::create(std::move(m), options);
-  EXPECT_TRUE(session.is_ok()) << session.status().message();
-  if (!session.is_ok()) return {};
-  auto out = (*session)->run({{"x", Value::of(x)}, {"r", Value::of(r)}});
-  EXPECT_TRUE(out.is_ok()) << out.status().message();
-  return out.is_ok() ? out->at("y").tensor : Tensor{};
-}
-
-bool same_bits(const Tensor& a, const Tensor& b) {
-  return a.dtype() == b.dtype() && a.shape() == b.shape() && std::memcmp(a.raw(), b.raw(), a.nbytes()) == 0;
+  return run_model(std::move(m), mode, level, std::map<std::string, Tensor>{{"x", x}, {"r", r}}, threads);
 }
 
 TEST(PassesFusion, ConvAddReluBecomesOneNodeNamingAllThree) {

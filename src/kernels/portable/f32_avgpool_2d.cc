@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/portable/window_runs.h"
+
 namespace twinrt::kernels {
 
 bool f32_avgpool_2d_applies(const ImageWindow& w) {
@@ -34,20 +36,10 @@ void f32_avgpool_2d(const ImageWindow& w, const float* in, float* out, bool coun
     float* row_out = out + oh * out_w;
     std::fill(row_out, row_out + out_w, 0.0f);
     const int64_t top = oh * s_h - pad_t;
-    const int64_t kh_begin = std::max<int64_t>(0, -top), kh_end = std::min<int64_t>(k_h, in_h - top);
-    for (int64_t kh = kh_begin; kh < kh_end; ++kh) {
-      const float* row_in = in + (top + kh) * in_w;
-      for (int64_t kw = 0; kw < k_w; ++kw) {
-        // Output columns whose tap kw lies inside the row: 0 <= ow * s_w - pad_l + kw < in_w.
-        const int64_t offset = kw - pad_l;
-        const int64_t first = offset >= 0 ? 0 : (-offset + s_w - 1) / s_w;
-        const int64_t last = in_w - 1 - offset < 0 ? -1 : (in_w - 1 - offset) / s_w;
-        const int64_t end = std::min(out_w, last + 1);
-        const float* taps = row_in + offset;
-        for (int64_t ow = first; ow < end; ++ow) row_out[ow] += taps[ow * s_w];
-      }
-    }
-    const int64_t rows_inside = std::max<int64_t>(0, kh_end - kh_begin);
+    for_each_tap_run(w, in, oh, [&](const float* taps, int64_t first, int64_t end) {
+      for (int64_t ow = first; ow < end; ++ow) row_out[ow] += taps[ow * s_w];
+    });
+    const int64_t rows_inside = taps_within(top, k_h, 0, in_h);
     const int64_t rows_padded = taps_within(top, k_h, -pad_t, in_h + pad_b);
     for (int64_t ow = 0; ow < out_w; ++ow) {
       const int64_t n = count_include_pad ? rows_padded * padded_w[static_cast<size_t>(ow)]
