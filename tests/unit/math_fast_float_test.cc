@@ -3,6 +3,7 @@
 // correctly rounded float, are printed and bounded.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -92,6 +93,35 @@ TEST(MathFastFloat, ErfIsWithinOneUlp) {
   EXPECT_EQ(erf_f32(INFINITY), 1.0f);
   EXPECT_EQ(erf_f32(-INFINITY), -1.0f);
   EXPECT_TRUE(std::isnan(erf_f32(NAN)));
+}
+
+// The array functions give each element the scalar function's bits: every argument of the
+// accuracy tests above, specials and NaN payloads included, at every offset of a block.
+void expect_same_bits_as_scalar(void (*array_fn)(const float*, float*, int64_t), float (*scalar)(float),
+                                std::vector<float> xs, const char* name) {
+  for (uint32_t bits : {0x7fc00001u, 0xffc12345u, 0x7f800001u})  // quiet and signalling NaNs
+    xs.push_back(std::bit_cast<float>(bits));
+  for (size_t offset = 0; offset < 4; ++offset) {
+    std::vector<float> got(xs.size());
+    array_fn(xs.data() + offset, got.data(), static_cast<int64_t>(xs.size() - offset));
+    for (size_t i = offset; i < xs.size(); ++i) {
+      const float want = scalar(xs[i]);
+      ASSERT_EQ(std::bit_cast<uint32_t>(got[i - offset]), std::bit_cast<uint32_t>(want))
+          << name << " at " << xs[i] << " (offset " << offset << ")";
+    }
+  }
+  std::vector<float> in_place = xs;
+  array_fn(in_place.data(), in_place.data(), static_cast<int64_t>(in_place.size()));
+  for (size_t i = 0; i < xs.size(); ++i)
+    ASSERT_EQ(std::bit_cast<uint32_t>(in_place[i]), std::bit_cast<uint32_t>(scalar(xs[i]))) << name << " in place";
+}
+
+TEST(MathFastFloat, ArrayFunctionsGiveTheScalarBits) {
+  auto xs = arguments(-110.0f, 95.0f, {0.0f, 1.0f, -87.33655f, 88.72283f, 89.0f, -104.0f, -103.27893f, 0.5f, 4.0f});
+  for (float s : {-0.0f, 3.999999f, -3.999999f, 0.49999997f, -0.49999997f, 4.0f, -4.0f})
+    xs.push_back(s);
+  expect_same_bits_as_scalar(exp_f32_n, exp_f32, xs, "exp");
+  expect_same_bits_as_scalar(erf_f32_n, erf_f32, xs, "erf");
 }
 
 }  // namespace

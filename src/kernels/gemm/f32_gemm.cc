@@ -33,9 +33,28 @@ const F32GemmKernel& f32_gemm_kernel(Isa isa, bool fma) {
   return scalar;
 }
 
+namespace {
+
+// Full-width runs of a B panel with a width known at compile time: the copy becomes a few
+// vector moves (a call to memcpy per run of 8-64 floats cost as much as the moves).
+template <int W>
+void copy_runs(const float* src, int64_t k_stride, int64_t k, float* out) {
+  for (int64_t p = 0; p < k; ++p) std::memcpy(out + p * W, src + p * k_stride, W * sizeof(float));
+}
+
+}  // namespace
+
 void f32_pack_panel(const float* src, int64_t outer_stride, int64_t k_stride, int64_t first, int64_t count,
                     int64_t k, int width, float* out) {
   const int64_t valid = count - first < width ? count - first : width;
+  if (outer_stride == 1 && valid == width) {
+    switch (width) {
+      case 8: return copy_runs<8>(src + first, k_stride, k, out);
+      case 16: return copy_runs<16>(src + first, k_stride, k, out);
+      case 32: return copy_runs<32>(src + first, k_stride, k, out);
+      default: break;
+    }
+  }
   if (outer_stride == 1) {  // rows of B: contiguous runs
     for (int64_t p = 0; p < k; ++p) {
       std::memcpy(out + p * width, src + first + p * k_stride, static_cast<size_t>(valid) * sizeof(float));

@@ -7,9 +7,15 @@
 // same bits on every target. Reference mode keeps math.h's functions.
 #pragma once
 
+#include <cstdint>
+
 namespace twinrt::math {
 
 float exp_f32(float x);
 float erf_f32(float x);
+// y[i] = exp_f32(x[i]) / erf_f32(x[i]) for i < n, bit for bit, several elements at a time
+// (x and y may be the same array).
+void exp_f32_n(const float* x, float* y, int64_t n);
+void erf_f32_n(const float* x, float* y, int64_t n);
 
 }  // namespace twinrt::math

@@ -69,6 +69,10 @@ class ChannelProgram {
   bool active() const { return program_ != nullptr; }
   // y[i] = program(y[i], extras for `channel`) for n contiguous elements of one channel.
   void apply(float* y, int64_t n, int64_t channel) const;
+  // The same on a rows x cols block (row stride ld) whose row r is channel first_channel + r:
+  // a GEMM tile. Runs each step once over the whole block (per row, the steps' dispatch
+  // cost as much as a tile row's arithmetic).
+  void apply_rows(float* y, int64_t ld, int64_t rows, int64_t cols, int64_t first_channel) const;
 
  private:
   const ElementwiseProgram* program_ = nullptr;

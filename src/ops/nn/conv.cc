@@ -222,7 +222,7 @@ class ConvKernel final : public OpKernel {
       nn::set_epilogue_clamp(p.epilogue, clamp);
       if (post.active())
         p.after_tile = [&post, g, mg](const kernels::F32TileArgs& t) {
-          for (int r = 0; r < t.rows; ++r) post.apply(t.c + r * t.ldc, t.cols, g * mg + t.row0 + r);
+          post.apply_rows(t.c, t.ldc, t.rows, t.cols, g * mg + t.row0);
         };
       return p;
     });

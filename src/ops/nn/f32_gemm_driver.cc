@@ -1,6 +1,7 @@
 #include "ops/nn/f32_gemm_driver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <new>
 #include <vector>
@@ -125,7 +126,10 @@ Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, cons
     scratch.reset(new (std::nothrow) float[static_cast<size_t>(per_slot * slots)]);
     if (!scratch) return out_of_memory("no memory for " + std::to_string(per_slot * slots * 4) + " bytes of GEMM panels");
   }
-  // Slot s runs tasks s, s + slots, ...: a fixed assignment, so each tile has one owner.
+  // Each slot claims the next task until none is left: a task is computed whole by the
+  // thread that claims it, so which thread that is does not change any bit, and a thread
+  // slowed down by the machine does not hold up the others.
+  std::atomic<int64_t> next_task{0};
   pool.parallel_for(slots, 1, [&](int64_t begin, int64_t end) {
     for (int64_t slot = begin; slot < end; ++slot) {
       Scratch s;
@@ -133,7 +137,8 @@ Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, cons
         s.a = scratch.get() + slot * per_slot;
         s.b = s.a + a_floats;
       }
-      for (int64_t task = slot; task < t.tasks(); task += slots) run_task(p, kernel, t, task, s);
+      for (int64_t task; (task = next_task.fetch_add(1, std::memory_order_relaxed)) < t.tasks();)
+        run_task(p, kernel, t, task, s);
     }
   });
   return Status::ok();

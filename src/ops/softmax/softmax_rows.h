@@ -9,6 +9,7 @@
 
 #include <vector>
 
+#include "kernels/math/fast_float.h"
 #include "ops/binary/numeric.h"
 #include "ops/reduce/axes.h"
 #include "runtime/thread_pool.h"
@@ -28,12 +29,15 @@ void softmax_block(const T* x, T* y, int64_t n, int64_t inner, SoftmaxKind kind,
   // e keeps exp(x - m) for softmax and x - m for log-softmax.
   e.resize(static_cast<size_t>(n * inner));
   for (int64_t k = 0; k < n; ++k)
+    for (int64_t i = 0; i < inner; ++i) e[k * inner + i] = static_cast<Acc>(load(x[k * inner + i])) - mx[i];
+  if (kind == SoftmaxKind::kSoftmax) {
+    if constexpr (std::is_same_v<Acc, float>) math::exp_f32_n(e.data(), e.data(), n * inner);  // acc_exp's bits
+    else for (Acc& v : e) v = acc_exp(v);
+  }
+  for (int64_t k = 0; k < n; ++k)
     for (int64_t i = 0; i < inner; ++i) {
-      const int64_t j = k * inner + i;
-      const Acc shifted = static_cast<Acc>(load(x[j])) - mx[i];
-      const Acc ex = acc_exp(shifted);
-      sum[i] += ex;
-      e[j] = kind == SoftmaxKind::kLogSoftmax ? shifted : ex;
+      const Acc v = e[k * inner + i];
+      sum[i] += kind == SoftmaxKind::kLogSoftmax ? acc_exp(v) : v;
     }
   if (kind == SoftmaxKind::kLogSoftmax) {
     for (size_t i = 0; i < len; ++i) sum[i] = acc_log(sum[i]);
