@@ -35,7 +35,13 @@ template <class T, class E>
 T pow_element(T base, E exponent) {
   const auto e = load(exponent);
   if constexpr (is_float_like_v<T>) {
-    const double r = math::pow(static_cast<double>(load(base)), static_cast<double>(e));
+    const double b = static_cast<double>(load(base));
+    // x^2 of a float (a squared difference in a decomposed LayerNorm) is exact in double,
+    // and math::pow returns that exact value (tests/unit/math_pow_square_test.cc): the
+    // same bits without pow's log and exp.
+    if constexpr (std::is_same_v<compute_t<T>, float>)
+      if (static_cast<double>(e) == 2.0) return store<T>(static_cast<float>(b * b));
+    const double r = math::pow(b, static_cast<double>(e));
     return store<T>(static_cast<compute_t<T>>(r));
   } else if constexpr (std::is_integral_v<E>) {
     if constexpr (std::is_signed_v<E>)
