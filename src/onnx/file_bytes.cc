@@ -71,7 +71,9 @@ size_t release_pages(std::byte* data, size_t size, size_t offset, size_t bytes) 
 }  // namespace
 
 size_t FileBytes::release(size_t offset, size_t bytes) {
-  return mapped_ ? release_pages(data_, size_, offset, bytes) : 0;
+  const size_t n = mapped_ ? release_pages(data_, size_, offset, bytes) : 0;
+  released_ += n;
+  return n;
 }
 
 std::shared_ptr<CopiedBytes> CopiedBytes::create(size_t bytes) {
@@ -92,7 +94,11 @@ CopiedBytes::~CopiedBytes() {
 #endif
 }
 
-size_t CopiedBytes::release(size_t offset, size_t bytes) { return release_pages(data_, size_, offset, bytes); }
+size_t CopiedBytes::release(size_t offset, size_t bytes) {
+  const size_t n = release_pages(data_, size_, offset, bytes);
+  released_ += n;
+  return n;
+}
 
 Result<std::string> read_file(const std::string& path) {
   ASSIGN_OR_RETURN(io::RegularFile file, io::RegularFile::open(path));

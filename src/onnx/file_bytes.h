@@ -24,6 +24,11 @@ class ReleasableBytes : public Storage {
   // Releases the whole pages inside [offset, offset + bytes); returns the bytes released
   // (0 where the platform cannot, e.g. WebAssembly).
   virtual size_t release(size_t offset, size_t bytes) = 0;
+  // Bytes released so far.
+  size_t released() const { return released_; }
+
+ protected:
+  size_t released_ = 0;
 };
 
 class FileBytes final : public ReleasableBytes {
