@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <random>
+#include <thread>
 
 #include "control_model_builder.h"
 #include "ir/memory_budget.h"
@@ -241,6 +242,50 @@ TEST(ArenaSession, RunsWithChangingShapesAndKeptOutputsStayIntact) {
     const Tensor& v = out.at("v").tensor;
     EXPECT_EQ(std::memcmp(v.raw(), copy.data(), copy.size() * sizeof(float)), 0);
   }
+}
+
+TEST(ArenaSession, ConcurrentRunsWithMoreShapesThanPlansKeptAgreeWithTheHeap) {
+  auto load = [] {
+    ir::Model m;
+    m.ir_version = 8;
+    m.opset_imports[""] = 17;
+    m.graph = std::make_shared<ir::Graph>(chain_graph());
+    return SessionImpl::create(std::move(m), {});
+  };
+  auto shared = load();
+  ASSERT_TRUE(shared) << shared.status().message();
+  setenv("TWINRT_ARENA", "0", 1);
+  auto heap = load();
+  unsetenv("TWINRT_ARENA");
+  ASSERT_TRUE(heap) << heap.status().message();
+  const std::vector<int64_t> sizes = {3000, 7, 40000, 512, 9000, 65536};  // six shapes, four plans kept
+  std::vector<std::map<std::string, Value>> want;
+  for (int64_t n : sizes) {
+    auto out = (*heap)->run({{"x", ramp({2, n}, static_cast<float>(n % 7) - 3.5f)}});
+    ASSERT_TRUE(out) << out.status().message();
+    want.push_back(*out);
+  }
+  std::vector<std::thread> threads;
+  std::vector<int> mismatches(4, 0);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 60; ++i) {
+        const size_t k = static_cast<size_t>(t + i * 5) % sizes.size();
+        const int64_t n = sizes[k];
+        auto got = (*shared)->run({{"x", ramp({2, n}, static_cast<float>(n % 7) - 3.5f)}});
+        if (!got) {
+          ++mismatches[static_cast<size_t>(t)];
+          continue;
+        }
+        for (const auto& [name, v] : want[k]) {
+          const Tensor& a = got->at(name).tensor;
+          if (a.shape() != v.tensor.shape() || std::memcmp(a.raw(), v.tensor.raw(), a.nbytes()) != 0)
+            ++mismatches[static_cast<size_t>(t)];
+        }
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int m : mismatches) EXPECT_EQ(m, 0);
 }
 
 }  // namespace
