@@ -6,7 +6,8 @@
 #               data sets, a few seconds each run, so no subset is needed to cover every
 #               kernel); PaddleOCR's angle classifier and recognizer against ONNX Runtime.
 #   build-tsan  TSan: the tests that run work on 2 threads (thread pool, concurrent runs,
-#               the kernels split across threads) and the conformance suite at --threads 2.
+#               the kernels split across threads, concurrent arena runs) and the conformance
+#               suite at --threads 2.
 # Any report fails the run (UBSan does not recover; ASan and TSan exit non-zero).
 #   scripts/test-sanitizers.sh [asan|tsan]...   (default: both)
 set -euo pipefail
@@ -72,7 +73,7 @@ tsan() {
   build "$dir" "-fsanitize=thread" twinrt_unit_tests twinrt_conformance
   echo "== concurrency tests (TSan, 2 threads)"
   "$dir/tests/twinrt_unit_tests" --gtest_brief=1 \
-    --gtest_filter='*Thread*:Session.Concurrent*:KernelsF32GemmTiles.*:PassesFusion.*:MemoryBudget*-*DeathTest*'
+    --gtest_filter='*Thread*:Session.Concurrent*:ArenaSession.*:KernelsF32GemmTiles.*:PassesFusion.*:MemoryBudget*-*DeathTest*'
   conformance "$dir/tests/conformance/twinrt_conformance" --mode default --threads 2
 }
 

@@ -19,6 +19,8 @@ struct Contender {
   std::string name;
   std::unique_ptr<Engine> engine;  // null once it failed
   std::string error;
+  double create_ms = 0;            // load (session creation), measured here
+  int64_t peak_rss_bytes = -1;     // the engine's process beyond its start; -1 unknown (in this process)
   double first_run_ms = 0;         // measured here: includes the transfer to a runner process
   std::vector<double> samples;
   LatencySummary latency;
@@ -40,7 +42,9 @@ void prepare(Contender& c, const BenchEnginesFlags& f, const engines::EngineOpti
   auto engine = engines::make_engine(c.name, options);
   if (!engine) return drop(c, engine.status());
   c.engine = std::move(*engine);
+  const auto load_start = std::chrono::steady_clock::now();
   if (Status st = c.engine->load(f.model); !st) return drop(c, st);
+  c.create_ms = ms_since(load_start);
   const auto start = std::chrono::steady_clock::now();
   auto first = c.engine->run(inputs, {});
   c.first_run_ms = ms_since(start);
@@ -79,14 +83,22 @@ void print_text(const BenchEnginesFlags& f, const std::vector<Contender>& all) {
               f.runs, f.warmup, base->name.c_str());
   size_t width = 6;
   for (const Contender& c : all) width = std::max(width, c.name.size());
-  std::printf("%-*s %10s %10s %10s %10s %7s  %s\n", static_cast<int>(width), "engine", "p50 ms", "p90 ms", "min ms",
-              "mean ms", "ratio", "description");
+  std::printf("%-*s %10s %10s %10s %10s %7s %10s %9s  %s\n", static_cast<int>(width), "engine", "p50 ms", "p90 ms",
+              "min ms", "mean ms", "ratio", "create ms", "peak MiB", "description");
+  bool unknown_rss = false;
   for (const Contender& c : all) {
     if (!c.engine) continue;
     const LatencySummary& l = c.latency;
-    std::printf("%-*s %10.4g %10.4g %10.4g %10.4g %6.2fx  %s\n", static_cast<int>(width), c.name.c_str(), l.p50,
-                l.p90, l.min, l.mean, ratio_to(c, *base), c.engine->description().c_str());
+    char rss[32] = "-";
+    if (c.peak_rss_bytes >= 0) std::snprintf(rss, sizeof rss, "%.1f", static_cast<double>(c.peak_rss_bytes) / (1 << 20));
+    unknown_rss |= c.peak_rss_bytes < 0;
+    std::printf("%-*s %10.4g %10.4g %10.4g %10.4g %6.2fx %10.4g %9s  %s\n", static_cast<int>(width), c.name.c_str(),
+                l.p50, l.p90, l.min, l.mean, ratio_to(c, *base), c.create_ms, rss, c.engine->description().c_str());
   }
+  std::printf("peak MiB: the engine's process beyond its start (Node's runner: minus Node alone)%s\n",
+              unknown_rss ? "; '-': engines in this process or a browser (twinrt's own: `twinrt bench MODEL` "
+                            "without --engines)"
+                          : "");
   for (const Contender& c : all)
     if (!c.engine) std::printf("%-*s left out: %s\n", static_cast<int>(width), c.name.c_str(), c.error.c_str());
 }
@@ -102,6 +114,8 @@ void print_json(const BenchEnginesFlags& f, const std::vector<Contender>& all) {
     const LatencySummary& l = c.latency;
     engines.push_back({{"name", c.name},
                        {"description", c.engine->description()},
+                       {"session_create_ms", c.create_ms},
+                       {"peak_rss_bytes", c.peak_rss_bytes},
                        {"first_run_ms", c.first_run_ms},
                        {"latency_ms", {{"p50", l.p50}, {"p90", l.p90}, {"p99", l.p99}, {"min", l.min},
                                        {"mean", l.mean}, {"max", l.max}}},
@@ -141,7 +155,7 @@ int bench_engines(const BenchEnginesFlags& f) {
 
   std::vector<Contender> all;
   for (const std::string& name : f.engines) {
-    all.push_back(Contender{name, nullptr, "", 0, {}, {}});
+    all.push_back(Contender{name, nullptr, "", 0, -1, 0, {}, {}});
     prepare(all.back(), f, engine_options, *inputs);
   }
   // One timed run per engine per round.
@@ -152,7 +166,12 @@ int bench_engines(const BenchEnginesFlags& f) {
       if (!ms) drop(c, ms.status());
       else c.samples.push_back(ms->front());
     }
-  for (Contender& c : all) c.latency = summarize_latencies(c.samples);
+  for (Contender& c : all) {
+    c.latency = summarize_latencies(c.samples);
+    if (!c.engine) continue;
+    auto rss = c.engine->peak_rss_bytes();
+    c.peak_rss_bytes = rss ? *rss : -1;
+  }
   if (!baseline(all)) return report_error(Status(StatusCode::kUnavailable, "no engine could be benchmarked"));
   if (f.json) print_json(f, all);
   else print_text(f, all);

@@ -51,6 +51,11 @@ class Engine {
   // returns each run's wall time in milliseconds, measured inside the engine's process so
   // process start and data transfer are not counted.
   virtual Result<std::vector<double>> time_runs(const TensorMap& inputs, int runs) = 0;
+
+  // Peak resident memory of the engine's own process beyond what it held at start (its model
+  // and runs), in bytes; -1 when the engine cannot tell it apart (engines in this process,
+  // engines in a browser).
+  virtual Result<int64_t> peak_rss_bytes() { return int64_t{-1}; }
 };
 
 // Names make_engine accepts, in the order `--help` lists them.

@@ -99,6 +99,13 @@ class RunnerEngine : public Engine {
     return outputs;
   }
 
+  Result<int64_t> peak_rss_bytes() override {
+    if (name_.find("browser") != std::string::npos) return int64_t{-1};  // the page's memory is elsewhere
+    ASSIGN_OR_RETURN(json reply, call({{"cmd", "memory"}}, StatusCode::kNotImplemented));
+    const int64_t peak = reply.value("peak_rss_bytes", int64_t{-1}), start = reply.value("start_rss_bytes", int64_t{-1});
+    return peak < 0 || start < 0 ? int64_t{-1} : peak - start;
+  }
+
   Result<std::vector<double>> time_runs(const TensorMap& inputs, int runs) override {
     ASSIGN_OR_RETURN(json files, write_inputs(inputs));
     ASSIGN_OR_RETURN(json reply, call({{"cmd", "time"}, {"inputs", files}, {"runs", runs}}, StatusCode::kNotImplemented));

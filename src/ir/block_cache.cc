@@ -3,6 +3,11 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <vector>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace twinrt {
 namespace {
@@ -61,6 +66,21 @@ void give_block(std::byte* block, size_t size) {
     }
   }
   std::free(block);
+}
+
+void trim_block_cache() {
+  std::vector<std::byte*> blocks;
+  {
+    Cache& c = cache();
+    std::lock_guard<std::mutex> lock(c.mu);
+    for (const auto& [size, p] : c.blocks) blocks.push_back(p);
+    c.blocks.clear();
+    c.held = 0;
+  }
+  for (std::byte* p : blocks) std::free(p);
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
 }
 
 }  // namespace twinrt

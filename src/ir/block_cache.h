@@ -12,5 +12,9 @@ namespace twinrt {
 std::byte* take_block(size_t bytes, size_t* size);
 // Returns a block from take_block; kept for reuse while the cache has room, else freed.
 void give_block(std::byte* block, size_t size);
+// Frees every cached block (and, with glibc, returns free heap pages to the system): when a
+// session's runs move to an arena, the blocks its first run left here would only add to
+// the process's resident memory.
+void trim_block_cache();
 
 }  // namespace twinrt

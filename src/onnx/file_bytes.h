@@ -16,10 +16,26 @@
 
 namespace twinrt::onnx {
 
-class FileBytes final : public Storage {
+// Bytes whose whole pages can be given back to the system while the storage lives: weights
+// a session keeps only in another form (packed panels). Reading released bytes faults, so
+// only the owner of every view of them may release them.
+class ReleasableBytes : public Storage {
  public:
-  // Reads the whole regular file (64-byte aligned, so in-place views suit SIMD kernels).
-  // A file larger than limits.max_memory_bytes is refused before it is read.
+  // Releases the whole pages inside [offset, offset + bytes); returns the bytes released
+  // (0 where the platform cannot, e.g. WebAssembly).
+  virtual size_t release(size_t offset, size_t bytes) = 0;
+  // Bytes released so far.
+  size_t released() const { return released_; }
+
+ protected:
+  size_t released_ = 0;
+};
+
+class FileBytes final : public ReleasableBytes {
+ public:
+  // Reads the whole regular file (page aligned where it can be mapped, else 64-byte
+  // aligned, so in-place views suit SIMD kernels). A file larger than
+  // limits.max_memory_bytes is refused before it is read.
   static Result<std::shared_ptr<FileBytes>> read(const std::string& path, const ResourceLimits& limits = {});
   ~FileBytes() override;
   FileBytes(const FileBytes&) = delete;
@@ -27,9 +43,31 @@ class FileBytes final : public Storage {
 
   std::byte* data() override { return data_; }
   size_t size() const override { return size_; }
+  size_t release(size_t offset, size_t bytes) override;
 
  private:
-  FileBytes(std::byte* data, size_t size) : data_(data), size_(size) {}
+  FileBytes(std::byte* data, size_t size, bool mapped) : data_(data), size_(size), mapped_(mapped) {}
+  std::byte* data_;
+  size_t size_;
+  bool mapped_;  // data_ is an anonymous mapping of its own (pages can be released)
+};
+
+// An initializer's bytes copied out of the file (raw_data not aligned for its type) into a
+// mapping of their own, so that they can be released like the file's.
+class CopiedBytes final : public ReleasableBytes {
+ public:
+  // Null where mappings are not available or refused (then the copy goes to the heap).
+  static std::shared_ptr<CopiedBytes> create(size_t bytes);
+  ~CopiedBytes() override;
+  CopiedBytes(const CopiedBytes&) = delete;
+  CopiedBytes& operator=(const CopiedBytes&) = delete;
+
+  std::byte* data() override { return data_; }
+  size_t size() const override { return size_; }
+  size_t release(size_t offset, size_t bytes) override;
+
+ private:
+  CopiedBytes(std::byte* data, size_t size) : data_(data), size_(size) {}
   std::byte* data_;
   size_t size_;
 };

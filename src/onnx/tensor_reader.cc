@@ -1,5 +1,8 @@
 #include "onnx/tensor_reader.h"
 
+#include "onnx/file_bytes.h"
+
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -7,6 +10,7 @@
 
 #include "ir/bool_values.h"
 #include "onnx/external_data.h"
+#include "onnx/file_bytes.h"
 #include "onnx/proto_fields.h"
 #include "onnx/wire.h"
 
@@ -157,6 +161,9 @@ void fill_from_typed(const TensorFields& t, Tensor& out) {
   }
 }
 
+constexpr size_t kOwnMappingBytes = 64 * 1024;
+constexpr size_t kCopyChunk = 1 << 20;  // a multiple of the page size
+
 // Views `bytes` (owned by `owner`) when it is suitably aligned, else copies them.
 Result<Tensor> tensor_over_bytes(DataType dtype, std::vector<int64_t> dims, const std::byte* bytes,
                                  size_t nbytes, const std::shared_ptr<Storage>& owner) {
@@ -167,6 +174,24 @@ Result<Tensor> tensor_over_bytes(DataType dtype, std::vector<int64_t> dims, cons
   if (owner && owner->data() && aligned && !is_bool && bytes >= owner->data() &&
       bytes + nbytes <= owner->data() + owner->size())
     return Tensor::view(dtype, std::move(dims), owner, static_cast<size_t>(bytes - owner->data()));
+  // A large misaligned tensor in a file read here: copied into a mapping of its own (its
+  // pages can be released later, like the file's), and the file's copy released now, so
+  // that loading does not hold the weights twice.
+  auto* file = dynamic_cast<FileBytes*>(owner.get());
+  if (file && !is_bool && nbytes >= kOwnMappingBytes && bytes >= file->data() &&
+      bytes + nbytes <= file->data() + file->size())
+    if (auto copy = CopiedBytes::create(nbytes)) {
+      // Chunk by chunk, releasing what was copied: never the whole tensor twice at once.
+      const size_t from = static_cast<size_t>(bytes - file->data());
+      for (size_t done = 0; done < nbytes;) {
+        const size_t n = std::min(kCopyChunk, nbytes - done);
+        std::memcpy(copy->data() + done, bytes + done, n);
+        const size_t released_from = done == 0 ? from : (from + done) / kCopyChunk * kCopyChunk;
+        done += n;
+        file->release(released_from, from + done - released_from);
+      }
+      return Tensor::view(dtype, std::move(dims), copy, 0);
+    }
   ASSIGN_OR_RETURN(Tensor t, Tensor::create(dtype, std::move(dims)));
   if (nbytes) std::memcpy(t.raw(), bytes, nbytes);
   if (is_bool) ir::normalise_bool_bytes(t.raw(), nbytes);

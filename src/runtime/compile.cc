@@ -4,6 +4,8 @@
 
 #include "ir/graph_order.h"
 #include "kernels/cpu/isa.h"
+#include "onnx/file_bytes.h"
+#include "ops/kept_inputs.h"
 #include "runtime/execute.h"
 #include "runtime/model_checks.h"
 #include "runtime/plan.h"
@@ -57,10 +59,65 @@ class Compiler {
   bool try_fold(const Step& step, const std::vector<const Value*>& inputs, Scope& scope,
                 const ir::Graph& graph, std::map<int, Value>& constants);
   ir::TypeInfo apply_overrides(ir::TypeInfo t) const;
+  void watch_constant_readers(const ir::Graph& graph);
+  void note_readers(const ir::Node& node, const Scope& scope, size_t steps_before, const std::map<int, Value>& constants);
   const ir::Model& model_;
   const CompileOptions& options_;
   ThreadPool fold_pool_{1};
+  // Main-graph initializers whose bytes may be released: readers not compiled yet, and
+  // whether a compiled one reads the bytes while running.
+  struct Readers {
+    int left = 0;
+    bool read = false;
+  };
+  std::map<std::string, Readers> readers_;
 };
+
+// Every name that nodes of graphs nested in `g` read (they may read outer values).
+void names_read_by_bodies(const ir::Graph& g, bool nested, std::set<std::string>& names) {
+  for (const ir::Node& n : g.nodes) {
+    if (nested) names.insert(n.inputs.begin(), n.inputs.end());
+    for (const ir::Attribute& a : n.attributes) {
+      if (a.g) names_read_by_bodies(*a.g, true, names);
+      for (const auto& body : a.graphs)
+        if (body) names_read_by_bodies(*body, true, names);
+    }
+  }
+  if (nested)
+    for (const auto& out : g.outputs) names.insert(out.name);
+}
+
+void Compiler::watch_constant_readers(const ir::Graph& graph) {
+  std::set<std::string> pinned;  // read by a nested graph, a graph output, or replaceable by a feed
+  names_read_by_bodies(graph, false, pinned);
+  for (const auto& out : graph.outputs) pinned.insert(out.name);
+  for (const auto& in : graph.inputs) pinned.insert(in.name);
+  for (const ir::Node& n : graph.nodes)
+    for (const std::string& in : n.inputs)
+      if (!in.empty() && graph.initializers.count(in) && !pinned.count(in)) ++readers_[in].left;
+}
+
+// After `node` compiled: counts its reads of watched initializers, and releases the bytes of
+// those whose last reader was compiled now if no reader reads them while running.
+void Compiler::note_readers(const ir::Node& node, const Scope& scope, size_t steps_before,
+                            const std::map<int, Value>& constants) {
+  const bool runs = scope.g->steps.size() > steps_before;  // else folded or known from types
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    auto it = readers_.find(node.inputs[i]);
+    if (it == readers_.end()) continue;
+    Readers& r = it->second;
+    if (runs) {
+      const auto* keeps = dynamic_cast<const KeepsInputCopies*>(scope.g->steps.back().kernel.get());
+      if (!keeps || !keeps->keeps_copy_of_input(i)) r.read = true;
+    }
+    if (--r.left > 0 || r.read) continue;
+    auto slot = scope.slots.find(it->first);
+    auto c = slot == scope.slots.end() ? constants.end() : constants.find(slot->second);
+    if (c == constants.end() || !c->second.is_tensor()) continue;
+    const Tensor& t = c->second.tensor;
+    if (auto* bytes = dynamic_cast<onnx::ReleasableBytes*>(t.storage().get())) bytes->release(t.byte_offset(), t.nbytes());
+  }
+}
 
 // True when inference gave every requested output's value (and no name clashes).
 bool known_from_types(const ir::Node& node, const std::vector<Value>& values, const Scope& scope) {
@@ -147,7 +204,13 @@ Result<std::shared_ptr<Subgraph>> Compiler::compile(const ir::Graph& graph, Scop
   }
 
   ASSIGN_OR_RETURN(auto order, ir::topological_order(graph));
-  for (const ir::Node* node : order) TRY(compile_node(*node, scope, graph, constants));
+  const bool release = is_main && options_.release_kept_constants;
+  if (release) watch_constant_readers(graph);
+  for (const ir::Node* node : order) {
+    const size_t steps_before = sub->steps.size();
+    TRY(compile_node(*node, scope, graph, constants));
+    if (release) note_readers(*node, scope, steps_before, constants);
+  }
   for (auto& [slot, v] : constants) sub->constants.emplace_back(slot, std::move(v));
   for (auto& d : defaults) sub->constants.push_back(std::move(d));
 

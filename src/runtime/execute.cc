@@ -8,12 +8,22 @@ const Value* KernelContext::input_value(size_t i) const {
 }
 
 Result<Tensor*> KernelContext::output(size_t i, DataType dtype, std::vector<int64_t> shape) {
-  ASSIGN_OR_RETURN(Tensor t, Tensor::create(dtype, std::move(shape)));
-  return place_output(i, std::move(t));
+  return allocate_output(i, dtype, std::move(shape), true);
 }
 
 Result<Tensor*> KernelContext::output_for_overwrite(size_t i, DataType dtype, std::vector<int64_t> shape) {
-  ASSIGN_OR_RETURN(Tensor t, Tensor::create_for_overwrite(dtype, std::move(shape)));
+  return allocate_output(i, dtype, std::move(shape), false);
+}
+
+Result<Tensor*> KernelContext::allocate_output(size_t i, DataType dtype, std::vector<int64_t> shape, bool zero) {
+  const bool planned = output_requested(i);
+  if (options_.arena && planned) {
+    ASSIGN_OR_RETURN(std::optional<Tensor> placed, options_.arena->place(step_, i, dtype, shape, zero));
+    if (placed) return place_output(i, std::move(*placed));
+  }
+  ASSIGN_OR_RETURN(Tensor t, zero ? Tensor::create(dtype, std::move(shape))
+                                  : Tensor::create_for_overwrite(dtype, std::move(shape)));
+  if (options_.recorder && planned) options_.recorder->on_output(step_, i, t);
   return place_output(i, std::move(t));
 }
 
@@ -36,8 +46,32 @@ Result<std::vector<Value>> KernelContext::run_subgraph(const Subgraph& g, std::v
     if (!found) return internal_error("outer value '" + name + "' was not bound");
     outer.push_back(*found);
   }
-  return execute(g, std::move(inputs), std::move(outer), options_);
+  ExecOptions nested = options_;  // bodies allocate on the heap
+  nested.arena = nullptr;
+  nested.recorder = nullptr;
+  return execute(g, std::move(inputs), std::move(outer), nested);
 }
+
+namespace {
+
+// A value that leaves the run must not view the arena, which the next run overwrites.
+Status detach_from_arena(Value& v) {
+  if (v.is_tensor() && ArenaRun::in_arena(v.tensor)) {
+    ASSIGN_OR_RETURN(v.tensor, v.tensor.clone());
+  } else if (v.is_sequence()) {
+    for (Tensor& t : v.sequence) {
+      if (!ArenaRun::in_arena(t)) continue;
+      ASSIGN_OR_RETURN(t, t.clone());
+    }
+  } else if (v.is_optional() && v.optional) {
+    Value inner = *v.optional;
+    TRY(detach_from_arena(inner));
+    v.optional = std::make_shared<const Value>(std::move(inner));
+  }
+  return Status::ok();
+}
+
+}  // namespace
 
 Result<std::vector<Value>> execute(const Subgraph& g, std::vector<Value> inputs,
                                    std::vector<Value> outer, const ExecOptions& options,
@@ -51,7 +85,8 @@ Result<std::vector<Value>> execute(const Subgraph& g, std::vector<Value> inputs,
     slots[static_cast<size_t>(g.outer_slots[i])] = std::move(outer[i]);
 
   auto slot_ptr = [&](int s) { return s < 0 ? nullptr : &slots[static_cast<size_t>(s)]; };
-  for (const Step& step : g.steps) {
+  for (size_t index = 0; index < g.steps.size(); ++index) {
+    const Step& step = g.steps[index];
     std::vector<const Value*> in;
     in.reserve(step.inputs.size());
     for (int s : step.inputs) in.push_back(slot_ptr(s));
@@ -62,6 +97,7 @@ Result<std::vector<Value>> execute(const Subgraph& g, std::vector<Value> inputs,
     for (const auto& [name, s] : step.implicit_inputs) implicit.emplace_back(name, slot_ptr(s));
 
     KernelContext ctx(std::move(in), std::move(out), std::move(implicit), options);
+    ctx.set_step(static_cast<int>(index));
     Status st = step.kernel->run(ctx);
     if (!st.is_ok()) {
       const std::string where = step.node->describe() + ": ";
@@ -74,11 +110,14 @@ Result<std::vector<Value>> execute(const Subgraph& g, std::vector<Value> inputs,
                               step.node->outputs[i] + "'");
     }
     for (int s : step.free_after) slots[static_cast<size_t>(s)] = Value{};
+    if (options.recorder) options.recorder->after_step(static_cast<int>(index));
   }
 
   std::vector<Value> out;
   out.reserve(g.output_slots.size());
   for (int s : g.output_slots) out.push_back(slots[static_cast<size_t>(s)]);
+  if (options.arena)
+    for (Value& v : out) TRY(detach_from_arena(v));
   return out;
 }
 

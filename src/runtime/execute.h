@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "runtime/arena.h"
 #include "runtime/plan.h"
 #include "runtime/thread_pool.h"
 
@@ -12,6 +13,10 @@ namespace twinrt {
 struct ExecOptions {
   Mode mode = Mode::kDefault;
   ThreadPool* pool = nullptr;
+  // The top-level graph's outputs go to this run's arena (arena.h), or are recorded to plan
+  // one; nested graphs never see either.
+  ArenaRun* arena = nullptr;
+  ArenaRecorder* recorder = nullptr;
 };
 
 // `inputs` follow g.input_slots, `outer` follows g.outer_names; `overrides` replace
@@ -39,15 +44,18 @@ class KernelContext final : public RunContext {
   Mode mode() const override { return options_.mode; }
   ThreadPool& pool() const override { return *options_.pool; }
   Result<std::vector<Value>> run_subgraph(const Subgraph& g, std::vector<Value> inputs) override;
+  void set_step(int step) { step_ = step; }
 
  private:
   Value& out_slot(size_t i) { return output_requested(i) ? *outputs_[i] : scratch_; }
   Tensor* place_output(size_t i, Tensor t);
+  Result<Tensor*> allocate_output(size_t i, DataType dtype, std::vector<int64_t> shape, bool zero);
   std::vector<const Value*> inputs_;
   std::vector<Value*> outputs_;
   std::vector<std::pair<std::string, const Value*>> implicit_;
   const ExecOptions& options_;
   Value scratch_;  // writes to omitted outputs land here and are dropped
+  int step_ = -1;  // index of the running step in its graph (for the arena)
 };
 
 }  // namespace twinrt

@@ -48,6 +48,9 @@ struct CompileOptions {
   Isa isa = Isa::kAuto;  // resolved (TWINRT_ISA, CPU) by compile_model
   bool lenient = false;                         // unknown attributes are warnings, not errors
   std::vector<std::string>* warnings = nullptr;  // receives the warnings when set
+  // The session owns every view of the model file's bytes: once all readers of an
+  // initializer keep their own copy (packed weights) or were folded, its pages are released.
+  bool release_kept_constants = false;
 };
 
 // Compiles the main graph of `model`. The model must outlive the result (steps point

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
 #include <thread>
 
 #include "ir/memory_budget.h"
@@ -94,7 +96,8 @@ IoInfo io_info(const ir::ValueInfo& v) {
   return info;
 }
 
-Result<std::unique_ptr<SessionImpl>> SessionImpl::create(ir::Model model, const SessionOptions& options) {
+Result<std::unique_ptr<SessionImpl>> SessionImpl::create(ir::Model model, const SessionOptions& options,
+                                                         bool owns_model_bytes) {
   if (options.threads < 0 || options.threads > kMaxThreads)
     return invalid_argument("threads must be between 0 (all hardware threads) and " +
                             std::to_string(kMaxThreads) + ", got " + std::to_string(options.threads));
@@ -105,6 +108,7 @@ Result<std::unique_ptr<SessionImpl>> SessionImpl::create(ir::Model model, const 
   TRY(inline_functions(s->model_));
   passes::optimize(s->model_, options.optimization, options.mode);
   CompileOptions copts{options.mode, options.dim_overrides, options.isa, options.lenient, &s->warnings_};
+  copts.release_kept_constants = owns_model_bytes;
   {
     // Weights packed at compile time count against the limits too.
     BudgetScope scope(std::make_shared<MemoryBudget>(s->limits_, 0));
@@ -114,6 +118,8 @@ Result<std::unique_ptr<SessionImpl>> SessionImpl::create(ir::Model model, const 
   s->weights_bytes_ = constant_bytes(*s->plan_);
   int threads = options.threads == 0 ? static_cast<int>(std::thread::hardware_concurrency()) : options.threads;
   ASSIGN_OR_RETURN(s->pool_, ThreadPool::create(std::clamp(threads, 1, kMaxThreads)));
+  const char* arena = std::getenv("TWINRT_ARENA");  // "0": heap only (to measure the difference)
+  if (!arena || std::string(arena) != "0") s->arena_ = std::make_unique<ArenaCache>();
   for (const auto& in : s->plan_->inputs) s->inputs_.push_back(io_info(in));
   for (const auto& out : s->plan_->outputs) s->outputs_.push_back(io_info(out));
   return s;
@@ -148,7 +154,27 @@ Result<std::map<std::string, Value>> SessionImpl::run(const std::map<std::string
   // Every value this run makes is charged against what the weights and feeds leave.
   BudgetScope scope(std::make_shared<MemoryBudget>(limits_, weights_bytes_ + feed_bytes));
   ExecOptions eo{options_.mode, pool_.get()};
-  ASSIGN_OR_RETURN(auto outs, execute(g, std::move(inputs), {}, eo, std::move(overrides)));
+  // The first run with these input shapes records where its values live and die; later
+  // ones place them in an arena of their own (arena.h).
+  const std::string key = arena_ ? arena_key(inputs, overrides) : std::string();
+  ArenaCache::Lease lease;
+  std::optional<ArenaRecorder> recorder;
+  if (!key.empty()) {
+    lease = arena_->acquire(key);
+    if (!lease.plan) recorder.emplace(g);
+  }
+  auto executed = [&]() -> Result<std::vector<Value>> {
+    if (!lease.buffer) {
+      eo.recorder = recorder ? &*recorder : nullptr;
+      return execute(g, std::move(inputs), {}, eo, std::move(overrides));
+    }
+    ArenaRun arena(lease.plan, lease.buffer);
+    eo.arena = &arena;
+    return execute(g, std::move(inputs), {}, eo, std::move(overrides));
+  }();
+  if (lease.buffer) arena_->release(key, std::move(lease.buffer));
+  ASSIGN_OR_RETURN(auto outs, std::move(executed));
+  if (recorder) arena_->store(key, recorder->finish());
   std::map<std::string, Value> result;
   for (size_t i = 0; i < outs.size(); ++i) result[g.outputs[i].name] = std::move(outs[i]);
   return result;
@@ -159,7 +185,7 @@ Session::~Session() = default;
 
 Result<std::unique_ptr<Session>> Session::load(const std::string& path, const SessionOptions& options) {
   ASSIGN_OR_RETURN(ir::Model model, onnx::load_model_file(path, current_limits()));
-  ASSIGN_OR_RETURN(auto impl, SessionImpl::create(std::move(model), options));
+  ASSIGN_OR_RETURN(auto impl, SessionImpl::create(std::move(model), options, /*owns_model_bytes=*/true));
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 

@@ -4,6 +4,7 @@
 
 #include "ir/ir.h"
 #include "ir/resource_limits.h"
+#include "runtime/arena.h"
 #include "runtime/plan.h"
 #include "runtime/thread_pool.h"
 #include "twinrt/session.h"
@@ -12,10 +13,14 @@ namespace twinrt {
 
 class SessionImpl {
  public:
-  static Result<std::unique_ptr<SessionImpl>> create(ir::Model model, const SessionOptions& options);
+  // `owns_model_bytes`: nothing but this session views the bytes the model was read into
+  // (Session::load), so bytes of weights kept only packed may be released.
+  static Result<std::unique_ptr<SessionImpl>> create(ir::Model model, const SessionOptions& options,
+                                                     bool owns_model_bytes = false);
 
   Result<std::map<std::string, Value>> run(const std::map<std::string, Value>& feeds) const;
 
+  // Initializers whose bytes were released (owns_model_bytes) must not be read.
   const ir::Model& model() const { return model_; }
   const Subgraph& plan() const { return *plan_; }
   const SessionOptions& options() const { return options_; }
@@ -33,6 +38,8 @@ class SessionImpl {
   std::vector<std::string> warnings_;
   ResourceLimits limits_;
   uint64_t weights_bytes_ = 0;
+  // Arena plans and buffers by input shapes (null: every run allocates on the heap).
+  std::unique_ptr<ArenaCache> arena_;
 };
 
 IoInfo io_info(const ir::ValueInfo& v);

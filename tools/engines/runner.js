@@ -7,9 +7,20 @@
 //   {cmd:"run", inputs:{name:npy}, outputs:[name], out_dir}
 //                                                  -> {ok, files:[npy per output, in order]}
 //   {cmd:"time", inputs:{name:npy}, runs}           -> {ok, ms:[one per run]}
+//   {cmd:"memory"}                                 -> {ok, peak_rss_bytes, start_rss_bytes} (VmHWM now, at start)
 //   {cmd:"quit"}                                   -> {ok} and exit
 // Failures answer {ok:false, code:"unavailable"|"invalid_model"|"failed", error:"<engine text>"}.
 'use strict';
+const fs = require('fs');
+// Peak resident memory of this process (VmHWM), in bytes; -1 where /proc is missing.
+const vmHwmBytes = () => {
+  try {
+    return Number(/VmHWM:\s*(\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
+  } catch (e) {
+    return -1;
+  }
+};
+const START_RSS_BYTES = vmHwmBytes();  // Node alone: engines load their libraries later
 const path = require('path');
 const readline = require('readline');
 const { readNpy, writeNpy } = require('../npy');
@@ -63,6 +74,8 @@ async function handle(state, msg) {
       if (!state.model) throw new Error('no model loaded');
       return { ok: true, ms: await state.model.time(readFeeds(msg.inputs), msg.runs) };
     }
+    case 'memory':
+      return { ok: true, peak_rss_bytes: vmHwmBytes(), start_rss_bytes: START_RSS_BYTES };
     case 'quit':
       return { ok: true };
     default:

@@ -44,7 +44,7 @@ Status cast_tensor(RunContext& ctx, const Tensor& in, DataType to) {
     ctx.set_output(0, Value::of(in));
     return Status::ok();
   }
-  ASSIGN_OR_RETURN(Tensor * out, ctx.output(0, to, in.shape()));
+  ASSIGN_OR_RETURN(Tensor * out, ctx.output_for_overwrite(0, to, in.shape()));  // every element converted
   return dispatch<kCastTypes>(in.dtype(), [&](auto* from_tag) {
     using From = std::remove_pointer_t<decltype(from_tag)>;
     return dispatch<kCastTypes>(to, [&](auto* to_tag) {

@@ -5,6 +5,7 @@
 #include "ops/binary/elementwise.h"
 #include "ops/binary/numeric.h"
 #include "ops/common/dispatch.h"
+#include "ops/kept_inputs.h"
 #include "ops/nn/compute_type.h"
 #include "ops/fused/elementwise_program.h"
 #include "ops/nn/conv_tiles.h"
@@ -18,7 +19,7 @@ namespace {
 
 constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
 
-class ConvKernel final : public OpKernel {
+class ConvKernel final : public OpKernel, public KeepsInputCopies {
  public:
   ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, Isa isa, nn::WidenedConstant weights,
              const kernels::F32GemmKernel& tile, nn::PackedF32 packed, bool residual,
@@ -36,6 +37,9 @@ class ConvKernel final : public OpKernel {
     ctx.set_output(0, ctx.dtype(0), y);
     return Status::ok();
   }
+
+  // Packed weights run on the tiles (never in reference mode, never depthwise).
+  bool keeps_copy_of_input(size_t i) const override { return i == 1 && packed_.panels.defined(); }
 
   Status run(RunContext& ctx) const override {
     ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));

@@ -1,5 +1,6 @@
 // Gemm: Y = alpha * A' * B' + beta * C with optional transposes and a broadcast C.
 #include "ops/common/dispatch.h"
+#include "ops/kept_inputs.h"
 #include "ops/nn/compute_type.h"
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/nn/fused_epilogue.h"
@@ -30,7 +31,7 @@ Result<Tensor> pack_b(const Tensor& b, bool trans) {
   return out;
 }
 
-class GemmKernel final : public OpKernel {
+class GemmKernel final : public OpKernel, public KeepsInputCopies {
  public:
   GemmKernel(GemmAttrs attrs, Mode mode, Tensor packed_b, const void* packed_from,
              const kernels::F32GemmKernel& tile, nn::PackedF32 b_panels, std::optional<ir::FusedClamp> clamp)
@@ -45,6 +46,11 @@ class GemmKernel final : public OpKernel {
     else
       ctx.set_output(0, ctx.dtype(0));
     return Status::ok();
+  }
+
+  // Packed B (tiles) or B as K x N (reference kernels): the constant's bytes are not read.
+  bool keeps_copy_of_input(size_t i) const override {
+    return i == 1 && (b_panels_.panels.defined() || packed_b_.defined());
   }
 
   Status run(RunContext& ctx) const override {

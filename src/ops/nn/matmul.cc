@@ -1,5 +1,6 @@
 // MatMul: numpy-style batched matrix product (1-D operands promoted, batches broadcast).
 #include "ops/common/dispatch.h"
+#include "ops/kept_inputs.h"
 #include "ops/nn/compute_type.h"
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/nn/fused_epilogue.h"
@@ -12,7 +13,7 @@ namespace {
 
 constexpr unsigned kMatMulTypes = kFloats | kI32 | kI64 | kU32 | kU64;
 
-class MatMulKernel final : public OpKernel {
+class MatMulKernel final : public OpKernel, public KeepsInputCopies {
  public:
   MatMulKernel(Mode mode, nn::WidenedConstant b, const kernels::F32GemmKernel& tile, nn::PackedF32 b_panels,
                std::optional<ir::FusedClamp> clamp)
@@ -22,6 +23,10 @@ class MatMulKernel final : public OpKernel {
   Status infer(InferContext& ctx) const override {
     ctx.set_output(0, ctx.dtype(0), nn::matmul_shape(ctx.shape(0), ctx.shape(1)));
     return Status::ok();
+  }
+
+  bool keeps_copy_of_input(size_t i) const override {
+    return i == 1 && mode_ != Mode::kReference && b_panels_.panels.defined();
   }
 
   Status run(RunContext& ctx) const override {

@@ -43,7 +43,7 @@ class ExpandKernel final : public OpKernel {
       ctx.set_output(0, *ctx.input_value(0));
       return Status::ok();
     }
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), out_shape));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), out_shape));  // every element copied
     return tensor_ops::copy_strided(x->dtype(), y->raw(), x->raw(), out_shape,
                                     broadcast_strides(x->shape(), out_shape));
   }

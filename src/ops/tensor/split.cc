@@ -58,7 +58,7 @@ class SplitKernel final : public OpKernel {
     for (size_t i = 0; i < parts.size(); ++i) {
       std::vector<int64_t> shape = x->shape();
       shape[static_cast<size_t>(axis)] = parts[i];
-      ASSIGN_OR_RETURN(Tensor * y, ctx.output(i, x->dtype(), shape));
+      ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(i, x->dtype(), shape));  // the block copy fills it
       block.dst_axis = parts[i];
       tensor_ops::copy_axis_block(x->dtype(), block, y->raw(), 0, x->raw(), offset, parts[i]);
       offset += parts[i];

@@ -52,7 +52,7 @@ class TileKernel final : public OpKernel {
       if (n != 0 && repeats[d] > INT64_MAX / n) return invalid_argument("Tile output is too large");
       out_shape.push_back(n * repeats[d]);
     }
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), out_shape));
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), out_shape));  // every element gathered
     if (y->numel() == 0) return Status::ok();
     std::vector<std::vector<int64_t>> maps;  // output coordinate -> source coordinate
     for (size_t d = 0; d < out_shape.size(); ++d) {
