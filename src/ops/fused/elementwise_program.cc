@@ -163,49 +163,12 @@ Result<ChannelProgram> ChannelProgram::bind(const ElementwiseProgram& program, c
   return c;
 }
 
-namespace {
-
-// Per thread, on the heap: WebAssembly threads have small stacks.
-float* program_scratch() {
-  thread_local std::vector<float> scratch(ElementwiseProgram::kMaxValues * ElementwiseProgram::kBlock);
-  return scratch.data();
-}
-
-}  // namespace
-
 void ChannelProgram::apply(float* y, int64_t n, int64_t channel) const {
+  // Per thread, on the heap: WebAssembly threads have small stacks.
+  thread_local std::vector<float> scratch(ElementwiseProgram::kMaxValues * ElementwiseProgram::kBlock);
   const float* values[ElementwiseProgram::kMaxValues];
   for (size_t k = 0; k < extras_.size(); ++k) values[k] = per_channel_[k] ? extras_[k] + channel : extras_[k];
-  program_->run_in_place(y, n, values, program_scratch());
-}
-
-void ChannelProgram::apply_rows(float* y, int64_t ld, int64_t rows, int64_t cols, int64_t first_channel) const {
-  constexpr int64_t kBlock = ElementwiseProgram::kBlock;
-  if (rows * cols > kBlock || extras_.size() + 1 >= ElementwiseProgram::kMaxValues) {
-    for (int64_t r = 0; r < rows; ++r) apply(y + r * ld, cols, first_channel + r);
-    return;
-  }
-  // The block gathered into one run of rows * cols elements, each per-channel operand
-  // spread to match it; the program's own values live past them in the scratch.
-  thread_local std::vector<float> operands(ElementwiseProgram::kMaxValues * kBlock);
-  const int64_t n = rows * cols;
-  float* block = operands.data();
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < cols; ++j) block[r * cols + j] = y[r * ld + j];
-  Operand values[ElementwiseProgram::kMaxValues];
-  values[0] = {block, false};
-  for (size_t k = 0; k < extras_.size(); ++k) {
-    if (!per_channel_[k]) {
-      values[k + 1] = {extras_[k], true};
-      continue;
-    }
-    float* spread = operands.data() + (k + 1) * kBlock;
-    for (int64_t r = 0; r < rows; ++r) std::fill(spread + r * cols, spread + (r + 1) * cols, extras_[k][first_channel + r]);
-    values[k + 1] = {spread, false};
-  }
-  program_->run_block(values, n, program_scratch(), block);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < cols; ++j) y[r * ld + j] = block[r * cols + j];
+  program_->run_in_place(y, n, values, scratch.data());
 }
 
 }  // namespace twinrt

@@ -3,7 +3,7 @@
 // Each step computes, element by element, what its own op's kernel computes (the same
 // IEEE operation, or the same double formula rounded once), so a program gives the
 // separate nodes' bits in every mode. Used by the FusedElementwise node and by the
-// producers a group was folded into (Conv's output, tile by tile).
+// producers a group was folded into (Conv's output, run by run of finished rows).
 #pragma once
 
 #include <cstdint>
@@ -69,10 +69,6 @@ class ChannelProgram {
   bool active() const { return program_ != nullptr; }
   // y[i] = program(y[i], extras for `channel`) for n contiguous elements of one channel.
   void apply(float* y, int64_t n, int64_t channel) const;
-  // The same on a rows x cols block (row stride ld) whose row r is channel first_channel + r:
-  // a GEMM tile. Runs each step once over the whole block (per row, the steps' dispatch
-  // cost as much as a tile row's arithmetic).
-  void apply_rows(float* y, int64_t ld, int64_t rows, int64_t cols, int64_t first_channel) const;
 
  private:
   const ElementwiseProgram* program_ = nullptr;

@@ -225,8 +225,8 @@ class ConvKernel final : public OpKernel, public KeepsInputCopies {
       }
       nn::set_epilogue_clamp(p.epilogue, clamp);
       if (post.active())
-        p.after_tile = [&post, g, mg](const kernels::F32TileArgs& t) {
-          post.apply_rows(t.c, t.ldc, t.rows, t.cols, g * mg + t.row0);
+        p.after_rows = [&post, g, mg, out = p.c, ldc = p.ldc](int64_t row, int64_t col0, int64_t cols) {
+          post.apply(out + row * ldc + col0, cols, g * mg + row);
         };
       return p;
     });

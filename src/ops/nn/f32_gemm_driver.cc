@@ -106,8 +106,12 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
         args.rows = static_cast<int>(std::min<int64_t>(kernel.mr, p.m - args.row0));
         args.c = p.c + args.row0 * p.ldc + args.col0;
         kernel.tile(args);
-        if (p.after_tile) p.after_tile(args);
       }
+    }
+    if (p.after_rows) {
+      const int64_t row_end = std::min(p.m, a_end * kernel.mr), col0 = b_first * kernel.nr;
+      const int64_t cols = std::min(p.n, b_end * kernel.nr) - col0;
+      for (int64_t row = a_first * kernel.mr; row < row_end; ++row) p.after_rows(row, col0, cols);
     }
   }
 }

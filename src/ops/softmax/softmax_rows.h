@@ -39,11 +39,14 @@ void softmax_block(const T* x, T* y, int64_t n, int64_t inner, SoftmaxKind kind,
       const Acc v = e[k * inner + i];
       sum[i] += kind == SoftmaxKind::kLogSoftmax ? acc_exp(v) : v;
     }
+  // (k, i) loops, not j % inner: a division per element cost more than the softmax itself.
   if (kind == SoftmaxKind::kLogSoftmax) {
     for (size_t i = 0; i < len; ++i) sum[i] = acc_log(sum[i]);
-    for (int64_t j = 0; j < n * inner; ++j) y[j] = store<T>(static_cast<C>(e[j] - sum[j % inner]));
+    for (int64_t k = 0; k < n; ++k)
+      for (int64_t i = 0; i < inner; ++i) y[k * inner + i] = store<T>(static_cast<C>(e[k * inner + i] - sum[i]));
   } else {
-    for (int64_t j = 0; j < n * inner; ++j) y[j] = store<T>(static_cast<C>(e[j] / sum[j % inner]));
+    for (int64_t k = 0; k < n; ++k)
+      for (int64_t i = 0; i < inner; ++i) y[k * inner + i] = store<T>(static_cast<C>(e[k * inner + i] / sum[i]));
   }
 }
 
