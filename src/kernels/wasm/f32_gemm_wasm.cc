@@ -5,7 +5,7 @@
 // V8 (Node, Chromium) allocates registers for the whole function with a linear scan and
 // keeps one xmm register for itself. The portable tier's 6x8 tile needs 12 accumulators
 // plus 2 B vectors and a splat, all 15 that are left; in a microbenchmark under Node 20 it
-// and every shape with more than about 10 live vectors ran slow (V8's machine code was not
+// and every shape with 13 or more live vectors ran slow (V8's machine code was not
 // inspected). 4x8 keeps 8 accumulators (still enough independent adds to hide the add
 // latency) and ran 1.5x faster on the shapes of ResNet-50 and BERT (about 31-35 against
 // 21 GFLOP/s, one thread).
