@@ -70,6 +70,17 @@ class Storage {
   virtual ~Storage() = default;
   virtual std::byte* data() = 0;
   virtual size_t size() const = 0;
+  // Gives the whole pages inside [offset, offset + bytes) back to the system while the
+  // storage lives (weights a session keeps only in another form); returns the bytes given
+  // back, 0 where this storage cannot. Reading released bytes faults.
+  virtual size_t release(size_t offset, size_t bytes) {
+    (void)offset;
+    (void)bytes;
+    return 0;
+  }
+  // Identifies the storage classes the runtime must recognise (file bytes, arena blocks)
+  // without RTTI, which the WebAssembly build leaves out: null for the others.
+  virtual const void* kind() const { return nullptr; }
 };
 
 class Tensor {

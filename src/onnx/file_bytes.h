@@ -23,7 +23,7 @@ class ReleasableBytes : public Storage {
  public:
   // Releases the whole pages inside [offset, offset + bytes); returns the bytes released
   // (0 where the platform cannot, e.g. WebAssembly).
-  virtual size_t release(size_t offset, size_t bytes) = 0;
+  size_t release(size_t offset, size_t bytes) override = 0;
   // Bytes released so far.
   size_t released() const { return released_; }
 
@@ -44,6 +44,11 @@ class FileBytes final : public ReleasableBytes {
   std::byte* data() override { return data_; }
   size_t size() const override { return size_; }
   size_t release(size_t offset, size_t bytes) override;
+  static const void* kind_tag() {
+    static const char tag = 0;
+    return &tag;
+  }
+  const void* kind() const override { return kind_tag(); }
 
  private:
   FileBytes(std::byte* data, size_t size, bool mapped) : data_(data), size_(size), mapped_(mapped) {}

@@ -177,7 +177,7 @@ Result<Tensor> tensor_over_bytes(DataType dtype, std::vector<int64_t> dims, cons
   // A large misaligned tensor in a file read here: copied into a mapping of its own (its
   // pages can be released later, like the file's), and the file's copy released now, so
   // that loading does not hold the weights twice.
-  auto* file = dynamic_cast<FileBytes*>(owner.get());
+  auto* file = owner && owner->kind() == FileBytes::kind_tag() ? static_cast<FileBytes*>(owner.get()) : nullptr;
   if (file && !is_bool && nbytes >= kOwnMappingBytes && bytes >= file->data() &&
       bytes + nbytes <= file->data() + file->size())
     if (auto copy = CopiedBytes::create(nbytes)) {

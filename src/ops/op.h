@@ -133,6 +133,13 @@ class OpKernel {
   // nothing; every op should at least give output dtypes.
   virtual Status infer(InferContext& ctx) const;
   virtual Status run(RunContext& ctx) const = 0;
+  // True when the kernel keeps its own copy of constant input `i` (weights packed when the
+  // session is created) and never reads its bytes while running, unless a feed replaces
+  // it: a session that owns the model's bytes may then release them (runtime/compile.cc).
+  virtual bool keeps_copy_of_input(size_t i) const {
+    (void)i;
+    return false;
+  }
 };
 
 using OpFactory = Result<std::unique_ptr<OpKernel>> (*)(const KernelInit& init);

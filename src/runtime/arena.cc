@@ -30,6 +30,11 @@ class ArenaStorage final : public Storage {
   }
   std::byte* data() override { return p_; }
   size_t size() const override { return n_; }
+  static const void* kind_tag() {
+    static const char tag = 0;
+    return &tag;
+  }
+  const void* kind() const override { return kind_tag(); }
 
  private:
   std::shared_ptr<ArenaRun::State> state_;
@@ -124,7 +129,7 @@ Result<std::optional<Tensor>> ArenaRun::place(int step, size_t index, DataType d
   return std::optional<Tensor>(std::move(t));
 }
 
-bool ArenaRun::in_arena(const Tensor& t) { return dynamic_cast<const ArenaStorage*>(t.storage().get()) != nullptr; }
+bool ArenaRun::in_arena(const Tensor& t) { return t.storage() && t.storage()->kind() == ArenaStorage::kind_tag(); }
 
 ArenaCache::Lease ArenaCache::acquire(const std::string& key) {
   std::lock_guard<std::mutex> lock(mu_);

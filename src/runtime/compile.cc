@@ -5,7 +5,6 @@
 #include "ir/graph_order.h"
 #include "kernels/cpu/isa.h"
 #include "onnx/file_bytes.h"
-#include "ops/kept_inputs.h"
 #include "runtime/execute.h"
 #include "runtime/model_checks.h"
 #include "runtime/plan.h"
@@ -107,15 +106,14 @@ void Compiler::note_readers(const ir::Node& node, const Scope& scope, size_t ste
     if (it == readers_.end()) continue;
     Readers& r = it->second;
     if (runs) {
-      const auto* keeps = dynamic_cast<const KeepsInputCopies*>(scope.g->steps.back().kernel.get());
-      if (!keeps || !keeps->keeps_copy_of_input(i)) r.read = true;
+      if (!scope.g->steps.back().kernel->keeps_copy_of_input(i)) r.read = true;
     }
     if (--r.left > 0 || r.read) continue;
     auto slot = scope.slots.find(it->first);
     auto c = slot == scope.slots.end() ? constants.end() : constants.find(slot->second);
     if (c == constants.end() || !c->second.is_tensor()) continue;
     const Tensor& t = c->second.tensor;
-    if (auto* bytes = dynamic_cast<onnx::ReleasableBytes*>(t.storage().get())) bytes->release(t.byte_offset(), t.nbytes());
+    if (t.storage()) t.storage()->release(t.byte_offset(), t.nbytes());
   }
 }
 

@@ -5,7 +5,6 @@
 #include "ops/binary/elementwise.h"
 #include "ops/binary/numeric.h"
 #include "ops/common/dispatch.h"
-#include "ops/kept_inputs.h"
 #include "ops/nn/compute_type.h"
 #include "ops/fused/elementwise_program.h"
 #include "ops/nn/conv_tiles.h"
@@ -19,7 +18,7 @@ namespace {
 
 constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
 
-class ConvKernel final : public OpKernel, public KeepsInputCopies {
+class ConvKernel final : public OpKernel {
  public:
   ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, Isa isa, nn::WidenedConstant weights,
              const kernels::F32GemmKernel& tile, nn::PackedF32 packed, bool residual,

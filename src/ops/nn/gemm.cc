@@ -1,6 +1,5 @@
 // Gemm: Y = alpha * A' * B' + beta * C with optional transposes and a broadcast C.
 #include "ops/common/dispatch.h"
-#include "ops/kept_inputs.h"
 #include "ops/nn/compute_type.h"
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/nn/fused_epilogue.h"
@@ -31,7 +30,7 @@ Result<Tensor> pack_b(const Tensor& b, bool trans) {
   return out;
 }
 
-class GemmKernel final : public OpKernel, public KeepsInputCopies {
+class GemmKernel final : public OpKernel {
  public:
   GemmKernel(GemmAttrs attrs, Mode mode, Tensor packed_b, const void* packed_from,
              const kernels::F32GemmKernel& tile, nn::PackedF32 b_panels, std::optional<ir::FusedClamp> clamp)

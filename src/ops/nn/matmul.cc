@@ -1,6 +1,5 @@
 // MatMul: numpy-style batched matrix product (1-D operands promoted, batches broadcast).
 #include "ops/common/dispatch.h"
-#include "ops/kept_inputs.h"
 #include "ops/nn/compute_type.h"
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/nn/fused_epilogue.h"
@@ -13,7 +12,7 @@ namespace {
 
 constexpr unsigned kMatMulTypes = kFloats | kI32 | kI64 | kU32 | kU64;
 
-class MatMulKernel final : public OpKernel, public KeepsInputCopies {
+class MatMulKernel final : public OpKernel {
  public:
   MatMulKernel(Mode mode, nn::WidenedConstant b, const kernels::F32GemmKernel& tile, nn::PackedF32 b_panels,
                std::optional<ir::FusedClamp> clamp)
