@@ -70,7 +70,7 @@ size_t release_pages(std::byte* data, size_t size, size_t offset, size_t bytes) 
 
 }  // namespace
 
-size_t FileBytes::release(size_t offset, size_t bytes) {
+size_t ReleasableBytes::release(size_t offset, size_t bytes) {
   const size_t n = mapped_ ? release_pages(data_, size_, offset, bytes) : 0;
   released_ += n;
   return n;
@@ -81,7 +81,7 @@ std::shared_ptr<CopiedBytes> CopiedBytes::create(size_t bytes) {
   if (bytes == 0) return nullptr;
   void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return nullptr;
-  return std::shared_ptr<CopiedBytes>(new CopiedBytes(static_cast<std::byte*>(m), bytes));
+  return std::shared_ptr<CopiedBytes>(new CopiedBytes(static_cast<std::byte*>(m), bytes, true));
 #else
   (void)bytes;
   return nullptr;
@@ -92,12 +92,6 @@ CopiedBytes::~CopiedBytes() {
 #ifdef TWINRT_FILE_BYTES_MAPPED
   munmap(data_, size_);
 #endif
-}
-
-size_t CopiedBytes::release(size_t offset, size_t bytes) {
-  const size_t n = release_pages(data_, size_, offset, bytes);
-  released_ += n;
-  return n;
 }
 
 Result<std::string> read_file(const std::string& path) {

@@ -21,13 +21,25 @@ namespace twinrt::onnx {
 // only the owner of every view of them may release them.
 class ReleasableBytes : public Storage {
  public:
+  ReleasableBytes(const ReleasableBytes&) = delete;
+  ReleasableBytes& operator=(const ReleasableBytes&) = delete;
+
+  std::byte* data() override { return data_; }
+  size_t size() const override { return size_; }
   // Releases the whole pages inside [offset, offset + bytes); returns the bytes released
-  // (0 where the platform cannot, e.g. WebAssembly).
-  size_t release(size_t offset, size_t bytes) override = 0;
+  // (0 where the bytes are not a mapping of their own, or the platform cannot, e.g.
+  // WebAssembly).
+  size_t release(size_t offset, size_t bytes) override;
   // Bytes released so far.
   size_t released() const { return released_; }
 
  protected:
+  ReleasableBytes(std::byte* data, size_t size, bool mapped) : data_(data), size_(size), mapped_(mapped) {}
+  std::byte* data_;
+  size_t size_;
+  bool mapped_;  // data_ is an anonymous mapping of its own (pages can be released)
+
+ private:
   size_t released_ = 0;
 };
 
@@ -38,12 +50,6 @@ class FileBytes final : public ReleasableBytes {
   // limits.max_memory_bytes is refused before it is read.
   static Result<std::shared_ptr<FileBytes>> read(const std::string& path, const ResourceLimits& limits = {});
   ~FileBytes() override;
-  FileBytes(const FileBytes&) = delete;
-  FileBytes& operator=(const FileBytes&) = delete;
-
-  std::byte* data() override { return data_; }
-  size_t size() const override { return size_; }
-  size_t release(size_t offset, size_t bytes) override;
   static const void* kind_tag() {
     static const char tag = 0;
     return &tag;
@@ -51,10 +57,7 @@ class FileBytes final : public ReleasableBytes {
   const void* kind() const override { return kind_tag(); }
 
  private:
-  FileBytes(std::byte* data, size_t size, bool mapped) : data_(data), size_(size), mapped_(mapped) {}
-  std::byte* data_;
-  size_t size_;
-  bool mapped_;  // data_ is an anonymous mapping of its own (pages can be released)
+  using ReleasableBytes::ReleasableBytes;
 };
 
 // An initializer's bytes copied out of the file (raw_data not aligned for its type) into a
@@ -64,17 +67,9 @@ class CopiedBytes final : public ReleasableBytes {
   // Null where mappings are not available or refused (then the copy goes to the heap).
   static std::shared_ptr<CopiedBytes> create(size_t bytes);
   ~CopiedBytes() override;
-  CopiedBytes(const CopiedBytes&) = delete;
-  CopiedBytes& operator=(const CopiedBytes&) = delete;
-
-  std::byte* data() override { return data_; }
-  size_t size() const override { return size_; }
-  size_t release(size_t offset, size_t bytes) override;
 
  private:
-  CopiedBytes(std::byte* data, size_t size) : data_(data), size_(size) {}
-  std::byte* data_;
-  size_t size_;
+  using ReleasableBytes::ReleasableBytes;
 };
 
 }  // namespace twinrt::onnx
