@@ -12,7 +12,7 @@ namespace twinrt {
 namespace {
 
 using Step = ElementwiseProgram::Step;
-using StepKind = ElementwiseProgram::StepKind;
+using StepKind = kernels::F32StepKind;
 
 Result<Step> parse_step(const ir::ElementwiseStep& s, size_t first_free_value) {
   static const std::pair<const char*, StepKind> kKinds[] = {
@@ -22,26 +22,27 @@ Result<Step> parse_step(const ir::ElementwiseStep& s, size_t first_free_value) {
       {"LeakyRelu", StepKind::kLeakyRelu}, {"Sigmoid", StepKind::kSigmoid}, {"Tanh", StepKind::kTanh},
       {"Sqrt", StepKind::kSqrt},       {"Exp", StepKind::kExp},       {"Erf", StepKind::kErf}};
   Step step{};
+  kernels::F32StepParams& params = step.params;
   auto kind = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const auto& k) { return s.op_type == k.first; });
   if (kind == std::end(kKinds)) return invalid_model("fused step '" + s.op_type + "' is not an elementwise op it knows");
-  step.kind = kind->second;
-  const bool binary = step.kind <= StepKind::kDiv;
+  params.kind = kind->second;
+  const bool binary = kernels::f32_step_is_binary(params.kind);
   if (s.args.size() != (binary ? 2u : 1u)) return invalid_model("fused step '" + s.op_type + "' has the wrong operand count");
   for (int a : s.args)
     if (a < 0 || static_cast<size_t>(a) >= first_free_value)
       return invalid_model("fused step '" + s.op_type + "' reads a value not computed before it");
   step.a = s.args[0];
   step.b = binary ? s.args[1] : 0;
-  const size_t params = step.kind == StepKind::kClip || step.kind == StepKind::kHardSigmoid ? 2
-                        : step.kind == StepKind::kLeakyRelu                                ? 1
-                                                                                           : 0;
-  if (s.params.size() != params) return invalid_model("fused step '" + s.op_type + "' has the wrong parameter count");
-  if (step.kind == StepKind::kClip) {
-    step.lo = s.params[0];
-    step.hi = s.params[1];
-  } else if (params > 0) {  // float32 attributes, widened exactly as their own kernels do
-    step.alpha = s.params[0];
-    step.beta = params > 1 ? s.params[1] : 0.0;
+  const size_t count = params.kind == StepKind::kClip || params.kind == StepKind::kHardSigmoid ? 2
+                       : params.kind == StepKind::kLeakyRelu                                  ? 1
+                                                                                              : 0;
+  if (s.params.size() != count) return invalid_model("fused step '" + s.op_type + "' has the wrong parameter count");
+  if (params.kind == StepKind::kClip) {
+    params.lo = s.params[0];
+    params.hi = s.params[1];
+  } else if (count > 0) {  // float32 attributes, widened exactly as their own kernels do
+    params.alpha = s.params[0];
+    params.beta = count > 1 ? s.params[1] : 0.0;
   }
   return step;
 }
@@ -50,63 +51,15 @@ template <class F>
 void map1(Operand x, float* d, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) d[i] = f(x.p[i]);
 }
-template <class F>
-void map2(Operand x, Operand y, float* d, int64_t n, F f) {
-  if (x.scalar == y.scalar) {  // both scalar only with n == 1
-    for (int64_t i = 0; i < n; ++i) d[i] = f(x.p[i], y.p[i]);
-  } else if (y.scalar) {
-    const float b = *y.p;
-    for (int64_t i = 0; i < n; ++i) d[i] = f(x.p[i], b);
-  } else {
-    const float a = *x.p;
-    for (int64_t i = 0; i < n; ++i) d[i] = f(a, y.p[i]);
-  }
-}
 template <double (*F)(double)>
 float through(float x) {
   return static_cast<float>(F(static_cast<double>(x)));
 }
 
-void run_step(const Step& s, bool fast_math, Operand x, Operand y, float* d, int64_t n) {
-  switch (s.kind) {
-    case StepKind::kAdd: map2(x, y, d, n, [](float a, float b) { return a + b; }); break;
-    case StepKind::kSub: map2(x, y, d, n, [](float a, float b) { return a - b; }); break;
-    case StepKind::kMul: map2(x, y, d, n, [](float a, float b) { return a * b; }); break;
-    case StepKind::kDiv: map2(x, y, d, n, [](float a, float b) { return a / b; }); break;
-    case StepKind::kClip: {  // the Clip kernel's comparisons, in its order
-      const float lo = s.lo, hi = s.hi;
-      map1(x, d, n, [lo, hi](float v) {
-        v = v < lo ? lo : v;
-        return v > hi ? hi : v;
-      });
-      break;
-    }
-    case StepKind::kRelu: map1(x, d, n, through<activation::relu>); break;
-    case StepKind::kHardSigmoid: {
-      const double alpha = s.alpha, beta = s.beta;
-      map1(x, d, n, [=](float v) { return static_cast<float>(activation::hard_sigmoid(v, alpha, beta)); });
-      break;
-    }
-    case StepKind::kHardSwish: map1(x, d, n, through<activation::hard_swish>); break;
-    case StepKind::kLeakyRelu: {
-      const double alpha = s.alpha;
-      map1(x, d, n, [=](float v) { return static_cast<float>(activation::leaky_relu(v, alpha)); });
-      break;
-    }
-    case StepKind::kSigmoid: map1(x, d, n, through<activation::sigmoid>); break;
-    case StepKind::kTanh: map1(x, d, n, through<math::tanh>); break;
-    case StepKind::kSqrt: map1(x, d, n, through<math::sqrt>); break;
-    case StepKind::kExp: fast_math ? math::exp_f32_n(x.p, d, n) : map1(x, d, n, through<math::exp>); break;
-    case StepKind::kErf: fast_math ? math::erf_f32_n(x.p, d, n) : map1(x, d, n, through<math::erf>); break;
-  }
-}
-
-bool is_binary(StepKind k) { return k <= StepKind::kDiv; }
-
 }  // namespace
 
 Result<ElementwiseProgram> ElementwiseProgram::parse(const std::vector<ir::ElementwiseStep>& steps, size_t num_inputs,
-                                                     Mode mode) {
+                                                     Mode mode, Isa isa) {
   if (steps.empty() || num_inputs == 0 || num_inputs + steps.size() > kMaxValues)
     return invalid_model("a fused elementwise group needs 1 to " + std::to_string(kMaxValues - 1) +
                          " steps and inputs, got " + std::to_string(steps.size()) + " steps on " +
@@ -114,6 +67,7 @@ Result<ElementwiseProgram> ElementwiseProgram::parse(const std::vector<ir::Eleme
   ElementwiseProgram p;
   p.num_inputs_ = num_inputs;
   p.fast_math_ = mode != Mode::kReference;
+  p.vector_step_ = kernels::f32_step_kernel(isa);
   for (size_t s = 0; s < steps.size(); ++s) {
     ASSIGN_OR_RETURN(Step step, parse_step(steps[s], num_inputs + s));
     p.steps_.push_back(step);
@@ -121,15 +75,28 @@ Result<ElementwiseProgram> ElementwiseProgram::parse(const std::vector<ir::Eleme
   return p;
 }
 
+void ElementwiseProgram::run_step(const Step& step, Operand x, Operand y, float* d, int64_t n) const {
+  const kernels::F32StepParams& s = step.params;
+  if (kernels::f32_step_is_vectorized(s.kind)) return vector_step_(s, x, y, d, n);
+  switch (s.kind) {
+    case StepKind::kSigmoid: return map1(x, d, n, through<activation::sigmoid>);
+    case StepKind::kTanh: return map1(x, d, n, through<math::tanh>);
+    case StepKind::kSqrt: return map1(x, d, n, through<math::sqrt>);
+    case StepKind::kExp: return fast_math_ ? math::exp_f32_n(x.p, d, n) : map1(x, d, n, through<math::exp>);
+    case StepKind::kErf: return fast_math_ ? math::erf_f32_n(x.p, d, n) : map1(x, d, n, through<math::erf>);
+    default: return;  // vectorized above
+  }
+}
+
 void ElementwiseProgram::run_block(Operand* values, int64_t n, float* scratch, float* y) const {
   for (size_t s = 0; s < steps_.size(); ++s) {
     const Step& step = steps_[s];
     const size_t v = num_inputs_ + s;
-    const Operand x = values[step.a], b = is_binary(step.kind) ? values[step.b] : x;
+    const Operand x = values[step.a], b = kernels::f32_step_is_binary(step.params.kind) ? values[step.b] : x;
     const bool scalar = x.scalar && b.scalar;
     const bool last = s + 1 == steps_.size();
     float* dst = last && !scalar ? y : scratch + v * kBlock;
-    run_step(step, fast_math_, x, b, dst, scalar ? 1 : n);
+    run_step(step, x, b, dst, scalar ? 1 : n);
     values[v] = {dst, scalar};
     if (last && scalar) std::fill(y, y + n, dst[0]);
   }
@@ -159,6 +126,7 @@ Result<ChannelProgram> ChannelProgram::bind(const ElementwiseProgram& program, c
                               shape_to_string(t.shape()));
     c.extras_.push_back(t.data<float>());
     c.per_channel_.push_back(t.numel() != 1);
+    c.any_per_channel_ = c.any_per_channel_ || t.numel() != 1;
   }
   return c;
 }
@@ -169,6 +137,11 @@ void ChannelProgram::apply(float* y, int64_t n, int64_t channel) const {
   const float* values[ElementwiseProgram::kMaxValues];
   for (size_t k = 0; k < extras_.size(); ++k) values[k] = per_channel_[k] ? extras_[k] + channel : extras_[k];
   program_->run_in_place(y, n, values, scratch.data());
+}
+
+void ChannelProgram::apply_rows(float* y, int64_t ld, int64_t rows, int64_t n, int64_t channel0) const {
+  if (!any_per_channel_ && n == ld) return apply(y, rows * n, channel0);  // one run: the same values for all
+  for (int64_t r = 0; r < rows; ++r) apply(y + r * ld, n, channel0 + r);
 }
 
 }  // namespace twinrt

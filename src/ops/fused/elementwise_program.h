@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "kernels/elementwise/f32_steps.h"
 #include "twinrt/session.h"
 #include "twinrt/status.h"
 #include "twinrt/tensor.h"
@@ -18,18 +19,17 @@ namespace twinrt {
 
 // A value inside a block: n elements, or one element that stands for all of them (a
 // broadcast operand, and whatever is computed from such operands alone).
-struct Operand {
-  const float* p;
-  bool scalar;
-};
+using Operand = kernels::F32StepOperand;
 
 class ElementwiseProgram {
  public:
   static constexpr int64_t kBlock = 256;    // elements per value buffer
   static constexpr size_t kMaxValues = 32;  // inputs + steps
 
-  // Checks the steps against `num_inputs` values before them; `mode` picks exp/erf.
-  static Result<ElementwiseProgram> parse(const std::vector<ir::ElementwiseStep>& steps, size_t num_inputs, Mode mode);
+  // Checks the steps against `num_inputs` values before them; `mode` picks exp/erf, `isa`
+  // (never kAuto) the vector kernels (the same bits on every tier).
+  static Result<ElementwiseProgram> parse(const std::vector<ir::ElementwiseStep>& steps, size_t num_inputs, Mode mode,
+                                          Isa isa);
 
   size_t num_inputs() const { return num_inputs_; }
   bool empty() const { return steps_.empty(); }
@@ -43,18 +43,18 @@ class ElementwiseProgram {
   // one value (a scalar, or a per-channel constant's element for y's channel).
   void run_in_place(float* y, int64_t n, const float* const* extras, float* scratch) const;
 
-  enum class StepKind { kAdd, kSub, kMul, kDiv, kClip, kRelu, kHardSigmoid, kHardSwish, kLeakyRelu, kSigmoid, kTanh, kSqrt, kExp, kErf };
   struct Step {
-    StepKind kind;
-    int a = 0, b = 0;            // value indices (b for binary steps)
-    float lo = 0, hi = 0;        // Clip
-    double alpha = 0, beta = 0;  // HardSigmoid, LeakyRelu
+    kernels::F32StepParams params;
+    int a = 0, b = 0;  // value indices (b for binary steps)
   };
 
  private:
+  void run_step(const Step& step, Operand a, Operand b, float* d, int64_t n) const;
+
   std::vector<Step> steps_;
   size_t num_inputs_ = 0;
   bool fast_math_ = true;
+  kernels::F32StepFn vector_step_ = nullptr;
 };
 
 // A program folded into a producer whose output has channels (Conv): value 0 is the
@@ -69,11 +69,14 @@ class ChannelProgram {
   bool active() const { return program_ != nullptr; }
   // y[i] = program(y[i], extras for `channel`) for n contiguous elements of one channel.
   void apply(float* y, int64_t n, int64_t channel) const;
+  // The same on `rows` runs of n elements, ld apart, of the channels from `channel0` on.
+  void apply_rows(float* y, int64_t ld, int64_t rows, int64_t n, int64_t channel0) const;
 
  private:
   const ElementwiseProgram* program_ = nullptr;
   std::vector<const float*> extras_;
   std::vector<bool> per_channel_;
+  bool any_per_channel_ = false;
 };
 
 }  // namespace twinrt

@@ -74,7 +74,7 @@ class FusedElementwiseKernel final : public OpKernel {
 Result<std::unique_ptr<OpKernel>> create_fused_elementwise(const KernelInit& init) {
   const ir::Node& node = init.node;
   if (node.outputs.size() != 1) return init.error("is not a fused elementwise group made by twinrt's graph passes");
-  auto program = ElementwiseProgram::parse(node.elementwise_steps, node.inputs.size(), init.mode);
+  auto program = ElementwiseProgram::parse(node.elementwise_steps, node.inputs.size(), init.mode, init.isa);
   if (!program.is_ok()) return init.error(program.status().message());
   return make_kernel<FusedElementwiseKernel>(std::move(*program));
 }

@@ -224,8 +224,8 @@ class ConvKernel final : public OpKernel {
       }
       nn::set_epilogue_clamp(p.epilogue, clamp);
       if (post.active())
-        p.after_rows = [&post, g, mg, out = p.c, ldc = p.ldc](int64_t row, int64_t col0, int64_t cols) {
-          post.apply(out + row * ldc + col0, cols, g * mg + row);
+        p.after_rows = [&post, g, mg, out = p.c, ldc = p.ldc](int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
+          post.apply_rows(out + row0 * ldc + col0, ldc, rows, cols, g * mg + row0);
         };
       return p;
     });
@@ -279,7 +279,8 @@ Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
   if (residual && folded) return init.error("cannot fold an elementwise group into a Conv with a fused Add");
   std::optional<ElementwiseProgram> program;
   if (folded) {
-    auto parsed = ElementwiseProgram::parse(init.node.elementwise_steps, 1 + init.num_inputs() - own_inputs, init.mode);
+    auto parsed = ElementwiseProgram::parse(init.node.elementwise_steps, 1 + init.num_inputs() - own_inputs, init.mode,
+                                              init.isa);
     if (!parsed.is_ok()) return init.error(parsed.status().message());
     program = std::move(*parsed);
   }

@@ -109,9 +109,8 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
       }
     }
     if (p.after_rows) {
-      const int64_t row_end = std::min(p.m, a_end * kernel.mr), col0 = b_first * kernel.nr;
-      const int64_t cols = std::min(p.n, b_end * kernel.nr) - col0;
-      for (int64_t row = a_first * kernel.mr; row < row_end; ++row) p.after_rows(row, col0, cols);
+      const int64_t row0 = a_first * kernel.mr, col0 = b_first * kernel.nr;
+      p.after_rows(row0, std::min(p.m, a_end * kernel.mr) - row0, col0, std::min(p.n, b_end * kernel.nr) - col0);
     }
   }
 }

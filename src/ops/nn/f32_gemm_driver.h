@@ -35,11 +35,11 @@ struct F32Product {
   float* c = nullptr;
   int64_t ldc = 0;
   kernels::F32Epilogue epilogue;
-  // Called with (row, first column, columns) on each finished run of a row of C (after the
-  // epilogue), by the thread that computed it, while the run is still in cache (L2: a task's
-  // columns of a chunk of rows): a producer's folded elementwise group. Runs are as long as
-  // the task's block of columns, so per-call costs are spread over many elements.
-  std::function<void(int64_t, int64_t, int64_t)> after_rows;
+  // Called with (first row, rows, first column, columns) on each finished block of C (after
+  // the epilogue), by the thread that computed it, while the block is still in cache (L2: a
+  // task's columns of a chunk of rows): a producer's folded elementwise group. Blocks are as
+  // large as a task, so per-call costs are spread over many elements.
+  std::function<void(int64_t, int64_t, int64_t, int64_t)> after_rows;
 };
 
 Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p);

@@ -1,0 +1,42 @@
+// The float32 elementwise steps of a fused group (ops/fused/elementwise_program.h) over
+// arrays. The IEEE ones (arithmetic, comparisons, and the double formulas of
+// ops/unary/activation_math.h, rounded once) have vector kernels per tier that give the
+// scalar formulas' bits; the transcendental ones stay with the math library's functions.
+#pragma once
+
+#include <cstdint>
+
+#include "twinrt/session.h"
+
+namespace twinrt::kernels {
+
+enum class F32StepKind {
+  // Vectorized per tier (f32_step_kernel):
+  kAdd, kSub, kMul, kDiv, kClip, kRelu, kHardSigmoid, kHardSwish, kLeakyRelu,
+  // Math library:
+  kSigmoid, kTanh, kSqrt, kExp, kErf,
+};
+
+inline bool f32_step_is_binary(F32StepKind k) { return k <= F32StepKind::kDiv; }
+inline bool f32_step_is_vectorized(F32StepKind k) { return k <= F32StepKind::kLeakyRelu; }
+
+struct F32StepParams {
+  F32StepKind kind;
+  float lo = 0, hi = 0;        // Clip
+  double alpha = 0, beta = 0;  // HardSigmoid, LeakyRelu (float32 attributes, widened exactly)
+};
+
+// n elements, or one element that stands for all of them (a broadcast operand).
+struct F32StepOperand {
+  const float* p;
+  bool scalar;
+};
+
+// d[i] = step(a[i]) or step(a[i], b[i]) for i < n, where at most one of a and b is scalar
+// unless n == 1; d may be a or b. Only for kinds with f32_step_is_vectorized.
+using F32StepFn = void (*)(const F32StepParams& step, F32StepOperand a, F32StepOperand b, float* d, int64_t n);
+
+// The kernel of `isa` (never kAuto). Every tier gives the same bits.
+F32StepFn f32_step_kernel(Isa isa);
+
+}  // namespace twinrt::kernels
