@@ -19,34 +19,47 @@ namespace twinrt {
 
 enum class SoftmaxKind { kSoftmax, kLogSoftmax };
 
-template <class T, class Acc>
-void softmax_block(const T* x, T* y, int64_t n, int64_t inner, SoftmaxKind kind, std::vector<Acc>& e) {
+// kInner: the inner size when known at compile time (1: the usual softmax along the last
+// axis, whose running max and sum then stay in registers), else 0.
+template <int kInner, class T, class Acc>
+void softmax_block(const T* x, T* y, int64_t n, int64_t inner, SoftmaxKind kind, std::vector<Acc>& scratch) {
   using C = compute_t<T>;
-  const size_t len = static_cast<size_t>(inner);
-  std::vector<Acc> mx(len, lowest_value<Acc>()), sum(len, Acc(0));
+  if constexpr (kInner != 0) inner = kInner;
+  // e keeps exp(x - m) for softmax and x - m for log-softmax; then come m and the sums.
+  scratch.resize(static_cast<size_t>((n + (kInner != 0 ? 0 : 2)) * inner));
+  Acc* e = scratch.data();
+  Acc fixed[2 * (kInner != 0 ? kInner : 1)];
+  Acc* mx = kInner != 0 ? fixed : e + n * inner;
+  Acc* sum = mx + inner;
+  for (int64_t i = 0; i < inner; ++i) mx[i] = lowest_value<Acc>(), sum[i] = Acc(0);
   for (int64_t k = 0; k < n; ++k)
     for (int64_t i = 0; i < inner; ++i) mx[i] = nan_max(mx[i], static_cast<Acc>(load(x[k * inner + i])));
-  // e keeps exp(x - m) for softmax and x - m for log-softmax.
-  e.resize(static_cast<size_t>(n * inner));
   for (int64_t k = 0; k < n; ++k)
     for (int64_t i = 0; i < inner; ++i) e[k * inner + i] = static_cast<Acc>(load(x[k * inner + i])) - mx[i];
-  if (kind == SoftmaxKind::kSoftmax) {
-    if constexpr (std::is_same_v<Acc, float>) math::exp_f32_n(e.data(), e.data(), n * inner);  // acc_exp's bits
-    else for (Acc& v : e) v = acc_exp(v);
-  }
-  for (int64_t k = 0; k < n; ++k)
-    for (int64_t i = 0; i < inner; ++i) {
-      const Acc v = e[k * inner + i];
-      sum[i] += kind == SoftmaxKind::kLogSoftmax ? acc_exp(v) : v;
-    }
   // (k, i) loops, not j % inner: a division per element cost more than the softmax itself.
   if (kind == SoftmaxKind::kLogSoftmax) {
-    for (size_t i = 0; i < len; ++i) sum[i] = acc_log(sum[i]);
+    for (int64_t k = 0; k < n; ++k)
+      for (int64_t i = 0; i < inner; ++i) sum[i] += acc_exp(e[k * inner + i]);
+    for (int64_t i = 0; i < inner; ++i) sum[i] = acc_log(sum[i]);
     for (int64_t k = 0; k < n; ++k)
       for (int64_t i = 0; i < inner; ++i) y[k * inner + i] = store<T>(static_cast<C>(e[k * inner + i] - sum[i]));
-  } else {
-    for (int64_t k = 0; k < n; ++k)
-      for (int64_t i = 0; i < inner; ++i) y[k * inner + i] = store<T>(static_cast<C>(e[k * inner + i] / sum[i]));
+    return;
+  }
+  if constexpr (std::is_same_v<Acc, float>) math::exp_f32_n(e, e, n * inner);  // acc_exp's bits
+  else for (int64_t j = 0; j < n * inner; ++j) e[j] = acc_exp(e[j]);
+  for (int64_t k = 0; k < n; ++k)
+    for (int64_t i = 0; i < inner; ++i) sum[i] += e[k * inner + i];
+  for (int64_t k = 0; k < n; ++k)
+    for (int64_t i = 0; i < inner; ++i) y[k * inner + i] = store<T>(static_cast<C>(e[k * inner + i] / sum[i]));
+}
+
+template <class T, class Acc>
+void softmax_blocks(const T* x, T* y, int64_t begin, int64_t end, AxisLayout l, SoftmaxKind kind) {
+  const int64_t block = l.n * l.inner;
+  std::vector<Acc> scratch;
+  for (int64_t o = begin; o < end; ++o) {
+    if (l.inner == 1) softmax_block<1>(x + o * block, y + o * block, l.n, 1, kind, scratch);
+    else softmax_block<0>(x + o * block, y + o * block, l.n, l.inner, kind, scratch);
   }
 }
 
@@ -55,15 +68,8 @@ void softmax_rows(const T* x, T* y, AxisLayout l, SoftmaxKind kind, Mode mode, T
   const int64_t block = l.n * l.inner;
   const int64_t grain = std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(block, 1));
   pool.parallel_for(l.outer, grain, [&](int64_t begin, int64_t end) {
-    if (mode == Mode::kReference || std::is_same_v<T, double>) {
-      std::vector<double> scratch;
-      for (int64_t o = begin; o < end; ++o)
-        softmax_block<T, double>(x + o * block, y + o * block, l.n, l.inner, kind, scratch);
-    } else {
-      std::vector<float> scratch;
-      for (int64_t o = begin; o < end; ++o)
-        softmax_block<T, float>(x + o * block, y + o * block, l.n, l.inner, kind, scratch);
-    }
+    if (mode == Mode::kReference || std::is_same_v<T, double>) softmax_blocks<T, double>(x, y, begin, end, l, kind);
+    else softmax_blocks<T, float>(x, y, begin, end, l, kind);
   });
 }
 
