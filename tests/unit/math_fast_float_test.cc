@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/cpu/isa.h"
 #include "kernels/math/fast_float.h"
 
 namespace twinrt::math {
@@ -120,8 +121,12 @@ TEST(MathFastFloat, ArrayFunctionsGiveTheScalarBits) {
   auto xs = arguments(-110.0f, 95.0f, {0.0f, 1.0f, -87.33655f, 88.72283f, 89.0f, -104.0f, -103.27893f, 0.5f, 4.0f});
   for (float s : {-0.0f, 3.999999f, -3.999999f, 0.49999997f, -0.49999997f, 4.0f, -4.0f})
     xs.push_back(s);
-  expect_same_bits_as_scalar(exp_f32_n, exp_f32, xs, "exp");
-  expect_same_bits_as_scalar(erf_f32_n, erf_f32, xs, "erf");
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
+    if (!kernels::isa_supported(isa)) continue;
+    SCOPED_TRACE(isa_name(isa));
+    expect_same_bits_as_scalar(exp_f32_n_kernel(isa), exp_f32, xs, "exp");
+    expect_same_bits_as_scalar(erf_f32_n_kernel(isa), erf_f32, xs, "erf");
+  }
 }
 
 }  // namespace

@@ -68,6 +68,8 @@ Result<ElementwiseProgram> ElementwiseProgram::parse(const std::vector<ir::Eleme
   p.num_inputs_ = num_inputs;
   p.fast_math_ = mode != Mode::kReference;
   p.vector_step_ = kernels::f32_step_kernel(isa);
+  p.exp_n_ = math::exp_f32_n_kernel(isa);
+  p.erf_n_ = math::erf_f32_n_kernel(isa);
   for (size_t s = 0; s < steps.size(); ++s) {
     ASSIGN_OR_RETURN(Step step, parse_step(steps[s], num_inputs + s));
     p.steps_.push_back(step);
@@ -82,8 +84,8 @@ void ElementwiseProgram::run_step(const Step& step, Operand x, Operand y, float*
     case StepKind::kSigmoid: return map1(x, d, n, through<activation::sigmoid>);
     case StepKind::kTanh: return map1(x, d, n, through<math::tanh>);
     case StepKind::kSqrt: return map1(x, d, n, through<math::sqrt>);
-    case StepKind::kExp: return fast_math_ ? math::exp_f32_n(x.p, d, n) : map1(x, d, n, through<math::exp>);
-    case StepKind::kErf: return fast_math_ ? math::erf_f32_n(x.p, d, n) : map1(x, d, n, through<math::erf>);
+    case StepKind::kExp: return fast_math_ ? exp_n_(x.p, d, n) : map1(x, d, n, through<math::exp>);
+    case StepKind::kErf: return fast_math_ ? erf_n_(x.p, d, n) : map1(x, d, n, through<math::erf>);
     default: return;  // vectorized above
   }
 }

@@ -11,6 +11,7 @@
 
 #include "ir/ir.h"
 #include "kernels/elementwise/f32_steps.h"
+#include "kernels/math/fast_float.h"
 #include "twinrt/session.h"
 #include "twinrt/status.h"
 #include "twinrt/tensor.h"
@@ -55,6 +56,7 @@ class ElementwiseProgram {
   size_t num_inputs_ = 0;
   bool fast_math_ = true;
   kernels::F32StepFn vector_step_ = nullptr;
+  math::F32ArrayFn exp_n_ = nullptr, erf_n_ = nullptr;
 };
 
 // A program folded into a producer whose output has channels (Conv): value 0 is the

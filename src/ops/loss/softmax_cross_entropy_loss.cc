@@ -8,7 +8,7 @@ namespace {
 
 class SoftmaxCrossEntropyKernel final : public OpKernel {
  public:
-  explicit SoftmaxCrossEntropyKernel(LossAttrs attrs) : attrs_(attrs) {}
+  SoftmaxCrossEntropyKernel(LossAttrs attrs, Isa isa) : attrs_(attrs), isa_(isa) {}
 
   Status infer(InferContext& ctx) const override {
     infer_loss_output(ctx, attrs_);
@@ -36,7 +36,7 @@ class SoftmaxCrossEntropyKernel final : public OpKernel {
     TRY(dispatch<kFloats>(scores->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       softmax_rows(scores->data<T>(), log_prob->data<T>(), axis_layout(scores->shape(), 1),
-                   SoftmaxKind::kLogSoftmax, ctx.mode(), ctx.pool());
+                   SoftmaxKind::kLogSoftmax, ctx.mode(), isa_, ctx.pool());
       return Status::ok();
     }));
     return nll_loss(ctx, *log_prob, *labels, weights, attrs_);
@@ -44,6 +44,7 @@ class SoftmaxCrossEntropyKernel final : public OpKernel {
 
  private:
   LossAttrs attrs_;
+  Isa isa_;
 };
 
 Result<std::unique_ptr<OpKernel>> create_softmax_cross_entropy(const KernelInit& init) {
@@ -52,7 +53,7 @@ Result<std::unique_ptr<OpKernel>> create_softmax_cross_entropy(const KernelInit&
     return init.error("expects 2 or 3 inputs (scores, labels, weights) and 1 or 2 outputs, got " +
                       std::to_string(init.num_inputs()) + " and " + std::to_string(init.num_outputs()));
   ASSIGN_OR_RETURN(LossAttrs attrs, parse_loss_attrs(init));
-  return make_kernel<SoftmaxCrossEntropyKernel>(attrs);
+  return make_kernel<SoftmaxCrossEntropyKernel>(attrs, init.isa);
 }
 
 }  // namespace

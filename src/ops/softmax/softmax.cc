@@ -26,7 +26,8 @@ void hardmax(const T* x, T* y, AxisLayout l) {
 
 class SoftmaxKernel final : public OpKernel {
  public:
-  SoftmaxKernel(Kind kind, int64_t axis, bool coerce_2d) : kind_(kind), axis_(axis), coerce_2d_(coerce_2d) {}
+  SoftmaxKernel(Kind kind, int64_t axis, bool coerce_2d, Isa isa)
+      : kind_(kind), axis_(axis), coerce_2d_(coerce_2d), isa_(isa) {}
 
   Status infer(InferContext& ctx) const override {
     ctx.same_as_input(0, 0);
@@ -47,7 +48,7 @@ class SoftmaxKernel final : public OpKernel {
       if (kind_ == Kind::kHardmax) hardmax(x->data<T>(), out->data<T>(), l);
       else
         softmax_rows(x->data<T>(), out->data<T>(), l,
-                     kind_ == Kind::kSoftmax ? SoftmaxKind::kSoftmax : SoftmaxKind::kLogSoftmax, ctx.mode(),
+                     kind_ == Kind::kSoftmax ? SoftmaxKind::kSoftmax : SoftmaxKind::kLogSoftmax, ctx.mode(), isa_,
                      ctx.pool());
       return Status::ok();
     });
@@ -57,6 +58,7 @@ class SoftmaxKernel final : public OpKernel {
   Kind kind_;
   int64_t axis_;
   bool coerce_2d_;
+  Isa isa_;
 };
 
 template <Kind K>
@@ -68,7 +70,7 @@ Result<std::unique_ptr<OpKernel>> create_softmax(const KernelInit& init) {
   ASSIGN_OR_RETURN(int64_t axis, init.attr_int("axis", coerce_2d ? 1 : -1));
   if (const DataType t = init.input_dtype(0); t != DataType::kUndefined)
     if (Status st = check_type_in<kFloats>(t); !st.is_ok()) return init.unsupported(st.message());
-  return make_kernel<SoftmaxKernel>(K, axis, coerce_2d);
+  return make_kernel<SoftmaxKernel>(K, axis, coerce_2d, init.isa);
 }
 
 }  // namespace

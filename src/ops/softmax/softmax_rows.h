@@ -22,7 +22,8 @@ enum class SoftmaxKind { kSoftmax, kLogSoftmax };
 // kInner: the inner size when known at compile time (1: the usual softmax along the last
 // axis, whose running max and sum then stay in registers), else 0.
 template <int kInner, class T, class Acc>
-void softmax_block(const T* x, T* y, int64_t n, int64_t inner, SoftmaxKind kind, std::vector<Acc>& scratch) {
+void softmax_block(const T* x, T* y, int64_t n, int64_t inner, SoftmaxKind kind, math::F32ArrayFn exp_n,
+                   std::vector<Acc>& scratch) {
   using C = compute_t<T>;
   if constexpr (kInner != 0) inner = kInner;
   // e keeps exp(x - m) for softmax and x - m for log-softmax; then come m and the sums.
@@ -45,7 +46,7 @@ void softmax_block(const T* x, T* y, int64_t n, int64_t inner, SoftmaxKind kind,
       for (int64_t i = 0; i < inner; ++i) y[k * inner + i] = store<T>(static_cast<C>(e[k * inner + i] - sum[i]));
     return;
   }
-  if constexpr (std::is_same_v<Acc, float>) math::exp_f32_n(e, e, n * inner);  // acc_exp's bits
+  if constexpr (std::is_same_v<Acc, float>) exp_n(e, e, n * inner);  // acc_exp's bits
   else for (int64_t j = 0; j < n * inner; ++j) e[j] = acc_exp(e[j]);
   for (int64_t k = 0; k < n; ++k)
     for (int64_t i = 0; i < inner; ++i) sum[i] += e[k * inner + i];
@@ -54,22 +55,24 @@ void softmax_block(const T* x, T* y, int64_t n, int64_t inner, SoftmaxKind kind,
 }
 
 template <class T, class Acc>
-void softmax_blocks(const T* x, T* y, int64_t begin, int64_t end, AxisLayout l, SoftmaxKind kind) {
+void softmax_blocks(const T* x, T* y, int64_t begin, int64_t end, AxisLayout l, SoftmaxKind kind, Isa isa) {
   const int64_t block = l.n * l.inner;
+  const math::F32ArrayFn exp_n = math::exp_f32_n_kernel(isa);
   std::vector<Acc> scratch;
   for (int64_t o = begin; o < end; ++o) {
-    if (l.inner == 1) softmax_block<1>(x + o * block, y + o * block, l.n, 1, kind, scratch);
-    else softmax_block<0>(x + o * block, y + o * block, l.n, l.inner, kind, scratch);
+    if (l.inner == 1) softmax_block<1>(x + o * block, y + o * block, l.n, 1, kind, exp_n, scratch);
+    else softmax_block<0>(x + o * block, y + o * block, l.n, l.inner, kind, exp_n, scratch);
   }
 }
 
 template <class T>
-void softmax_rows(const T* x, T* y, AxisLayout l, SoftmaxKind kind, Mode mode, ThreadPool& pool) {
+// `isa` (never kAuto) picks the vectors of the float exp; every tier gives the same bits.
+void softmax_rows(const T* x, T* y, AxisLayout l, SoftmaxKind kind, Mode mode, Isa isa, ThreadPool& pool) {
   const int64_t block = l.n * l.inner;
   const int64_t grain = std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(block, 1));
   pool.parallel_for(l.outer, grain, [&](int64_t begin, int64_t end) {
-    if (mode == Mode::kReference || std::is_same_v<T, double>) softmax_blocks<T, double>(x, y, begin, end, l, kind);
-    else softmax_blocks<T, float>(x, y, begin, end, l, kind);
+    if (mode == Mode::kReference || std::is_same_v<T, double>) softmax_blocks<T, double>(x, y, begin, end, l, kind, isa);
+    else softmax_blocks<T, float>(x, y, begin, end, l, kind, isa);
   });
 }
 

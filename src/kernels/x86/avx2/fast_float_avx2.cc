@@ -1,0 +1,10 @@
+// AVX2 array functions of kernels/math/fast_float.h. Exact in every mode (the scalar
+// functions' bits), so only the exact build of this folder defines them (CMakeLists.txt
+// compiles it twice).
+#if !TWINRT_KERNEL_FMA
+#define TWINRT_LANES_NS avx2_lanes
+#define TWINRT_LANES 4
+#define TWINRT_EXP_FN exp_f32_n__avx2
+#define TWINRT_ERF_FN erf_f32_n__avx2
+#include "kernels/math/fast_float_lanes.inc"
+#endif
