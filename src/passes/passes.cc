@@ -2,6 +2,7 @@
 
 namespace twinrt::passes {
 
+int fold_batch_norm(ir::Model& model);
 int fuse_qdq(ir::Model& model);
 int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
@@ -12,7 +13,9 @@ const std::vector<GraphPass>& all_passes() {
   // The residual Add first, so Conv + Add + Relu becomes one node; the chains that remain
   // then become elementwise groups.
   static const std::vector<GraphPass> passes = {
-      // First, so that the Relu of a QDQ group is absorbed before it fuses into a float Conv.
+      // First, so that the folded Conv takes part in the fusions below.
+      {"fold_batch_norm", NumericsEffect::kValueChanging, fold_batch_norm},
+      // Before the float fusions, so that the Relu of a QDQ group is absorbed before it fuses into a float Conv.
       {"fuse_qdq", NumericsEffect::kValueChanging, fuse_qdq},
       {"fuse_residual_add", NumericsEffect::kBitPreserving, fuse_residual_add},
       {"fuse_clamp_activation", NumericsEffect::kBitPreserving, fuse_clamp_activation},

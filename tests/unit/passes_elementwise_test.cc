@@ -17,27 +17,6 @@ namespace {
 
 using namespace control_testing;
 
-Tensor random_floats(std::vector<int64_t> shape, uint32_t seed, float lo = -8.0f, float hi = 8.0f) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(static_cast<size_t>(shape_numel(shape)));
-  for (float& x : v) x = dist(gen);
-  return make<float>(std::move(shape), v);
-}
-
-void add_initializer(ir::Graph& g, const std::string& name, Tensor t) {
-  g.initializers[name] = std::move(t);
-  g.initializer_order.push_back(name);
-}
-
-ir::Model model_of(ir::Graph g, int64_t opset = 17) {
-  ir::Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = opset;
-  m.graph = std::make_shared<ir::Graph>(std::move(g));
-  return m;
-}
-
 // An exported HardSwish between two affine steps, as PaddleOCR's models have after each
 // Conv: y = a2 * hardswish(a * x + b) + b2, with b per channel ([C, 1, 1]).
 ir::Model affine_hardswish(int64_t channels) {

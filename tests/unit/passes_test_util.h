@@ -7,11 +7,34 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <random>
 #include <string>
 
+#include "control_model_builder.h"
 #include "runtime/session_impl.h"
 
 namespace twinrt {
+
+inline Tensor random_floats(std::vector<int64_t> shape, uint32_t seed, float lo = -8.0f, float hi = 8.0f) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(static_cast<size_t>(shape_numel(shape)));
+  for (float& x : v) x = dist(gen);
+  return control_testing::make<float>(std::move(shape), v);
+}
+
+inline void add_initializer(ir::Graph& g, const std::string& name, Tensor t) {
+  g.initializers[name] = std::move(t);
+  g.initializer_order.push_back(name);
+}
+
+inline ir::Model model_of(ir::Graph g, int64_t opset = 17) {
+  ir::Model m;
+  m.ir_version = 8;
+  m.opset_imports[""] = opset;
+  m.graph = std::make_shared<ir::Graph>(std::move(g));
+  return m;
+}
 
 // Output 'y' of the model in a session with these options.
 inline Tensor run_model(ir::Model m, Mode mode, OptimizationLevel level, const std::map<std::string, Tensor>& feeds,
