@@ -84,7 +84,7 @@ def run_shard(model, engine_names, policy, threads, first_index, cases, worst=10
     the shard's compare report as JSON, with its ``worst`` cases ranked."""
     named = [(_case_name(c, first_index + i), _case_files(c)) for i, c in enumerate(cases)]
     # Named like a `compare --shard` part, so merge_reports names the merged whole.
-    described = f"sweep cases (shard: cases {first_index + 1}-{first_index + len(cases)})"
+    described = f"sweep cases (shard of cases {first_index + 1}-{first_index + len(cases)})"
     if _is_pipeline(model):
         feeds = [_case_feeds(c, pipeline=True) for c in cases]
         return _twinrt.compare_pipeline(model, engine_names, feeds, named, policy, first_index, worst).json()

@@ -142,7 +142,7 @@ Result<parity::Report> compare_pipeline_cases(const std::string& file, const std
   report.models = {file};
   report.baseline = engines.front();
   // Named like a `compare --shard` part, so merge_reports names the merged whole.
-  report.inputs = "pipeline inputs per case (shard: cases " + std::to_string(first_case + 1) + "-" +
+  report.inputs = "pipeline inputs per case (shard of cases " + std::to_string(first_case + 1) + "-" +
                   std::to_string(first_case + static_cast<int64_t>(cases.size())) + ")";
   report.cases = static_cast<int>(cases.size());
   std::vector<PipelineRuns> runs;

@@ -187,6 +187,7 @@ def test_pipeline_sweep_on_a_cluster_matches_single_process(mlp_path, work_dir):
     single = sweep(pipe, case_list, engines=ENGINES, client=False)
     report = sweep(pipe, case_list, engines=ENGINES, workers=2, shards=4)
     assert report.shards == 4 and report.to_dict()["cases"] == 40
+    assert report.to_dict()["inputs"] == "pipeline inputs per case (merged from 4 parts)"
     # Every stage's values, the pipeline's outputs under their own names.
     assert [o["output"] for o in report.outputs] == ["mlp/y", "softmax/p", "labels", "probs"]
     assert report.metrics("labels")["dtype"] == "string"
