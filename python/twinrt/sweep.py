@@ -26,27 +26,24 @@ def _is_pipeline(path):
     return path.endswith(".json")
 
 
-def _case_files(case):
+def _case_files(case, pipeline):
     """A case given as a folder, or as {name: array, bytes or file}: {input: file} for the
-    inputs that come from files (what reports name)."""
+    inputs that come from files (what reports name). A model reads only NAME.npy files; a
+    pipeline reads any file, as `twinrt pipeline run --input NAME=FILE` does."""
     if isinstance(case, dict):
         return {k: os.fspath(v) for k, v in case.items() if isinstance(v, (str, os.PathLike))}
     folder = os.fspath(case)
     return {os.path.splitext(f)[0]: os.path.join(folder, f) for f in sorted(os.listdir(folder))
-            if not f.startswith(".")}
+            if not f.startswith(".") and (pipeline or f.endswith(".npy"))}
 
 
 def _case_feeds(case, pipeline):
-    """{input: array}: .npy files are arrays; for a pipeline another file is its bytes
-    (uint8[n]), as `twinrt pipeline run --input NAME=FILE` reads it."""
+    """{input: array}: a .npy file is an array, another file its bytes (uint8[n])."""
     import numpy as np
-    files = _case_files(case)
+    files = _case_files(case, pipeline)
     feeds = {k: v for k, v in case.items() if k not in files} if isinstance(case, dict) else {}
     for name, path in files.items():
-        if path.endswith(".npy"):
-            feeds[name] = np.load(path)
-        elif pipeline:
-            feeds[name] = np.fromfile(path, dtype=np.uint8)
+        feeds[name] = np.load(path) if path.endswith(".npy") else np.fromfile(path, dtype=np.uint8)
     return {k: np.frombuffer(v, dtype=np.uint8) if isinstance(v, (bytes, bytearray)) else v for k, v in feeds.items()}
 
 
@@ -82,10 +79,11 @@ def run_shard(model, engine_names, policy, threads, first_index, cases, worst=10
     """Runs one shard in this process (what a dask worker runs): every case on every engine
     (a pipeline file: every model stage on each engine), compared with the first. Returns
     the shard's compare report as JSON, with its ``worst`` cases ranked."""
-    named = [(_case_name(c, first_index + i), _case_files(c)) for i, c in enumerate(cases)]
+    pipeline = _is_pipeline(model)
+    named = [(_case_name(c, first_index + i), _case_files(c, pipeline)) for i, c in enumerate(cases)]
     # Named like a `compare --shard` part, so merge_reports names the merged whole.
     described = f"sweep cases (shard of cases {first_index + 1}-{first_index + len(cases)})"
-    if _is_pipeline(model):
+    if pipeline:
         feeds = [_case_feeds(c, pipeline=True) for c in cases]
         return _twinrt.compare_pipeline(model, engine_names, feeds, named, policy, first_index, worst).json()
     runs = _run_models(model, engine_names, threads, first_index, cases)

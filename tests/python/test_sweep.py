@@ -89,6 +89,18 @@ def test_killed_worker_loses_no_case(mlp_path, case_list, single):
     assert_same_metrics(report, single)
 
 
+def test_sweep_of_case_folders_names_their_files(mlp_path, work_dir):
+    root = work_dir / "model_case_folders"
+    for i, case in enumerate(cases(5, seed=2)):
+        (root / f"c{i}").mkdir(parents=True)
+        np.save(root / f"c{i}" / "x.npy", case["x"])
+        (root / f"c{i}" / "notes.txt").write_text("not an input")  # a model reads NAME.npy only
+    report = sweep(mlp_path, str(root), engines=ENGINES, client=False, shards=2)
+    assert report.verdict_counts == {"passed": 5, "failed": 0} and len(report.worst_cases) == 5
+    worst = report.worst_cases[0]
+    assert worst["files"] == {"x": str(root / worst["name"] / "x.npy")} and worst["inputs"] == str(root / worst["name"])
+
+
 def test_sweep_arguments_are_checked(mlp_path):
     with pytest.raises(twinrt.InvalidArgument, match="at least two engines"):
         sweep(mlp_path, cases(2), engines=["twinrt"], client=False)
