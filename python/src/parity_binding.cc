@@ -6,6 +6,7 @@
 #include "bindings.h"
 #include "cli/model_card.h"
 #include "cli/parity_commands.h"
+#include "cli/pipeline_parity.h"
 #include "cli/version.h"
 #include "errors.h"
 #include "parity/comparison.h"
@@ -67,11 +68,21 @@ parity::PolicySet policy_set(const std::string& policy) {
   return parity::single_policy(unwrap(parity::builtin_policy(policy)));
 }
 
+// Cases as the report names them: (name, {input: source}) per case.
+using CaseNames = std::vector<std::pair<std::string, std::map<std::string, std::string>>>;
+
+std::vector<parity::InputCase> input_cases(const CaseNames& names) {
+  std::vector<parity::InputCase> cases;
+  for (const auto& [name, sources] : names) cases.push_back({name, {}, sources});
+  return cases;
+}
+
 // Every run in `runs` (label -> cases or error text; the first is the baseline) compared
-// output by output with the baseline, as `twinrt compare` reports it.
+// output by output with the baseline, as `twinrt compare` reports it, with the worst of
+// `cases` (case first_case + i of a sweep) ranked.
 PyReport compare_outputs(const std::string& model, const std::vector<std::pair<std::string, py::object>>& runs,
                          const std::vector<std::string>& outputs, const std::string& policy,
-                         const std::string& inputs) {
+                         const std::string& inputs, const CaseNames& cases, int64_t first_case, size_t keep) {
   if (runs.size() < 2) throw StatusError{invalid_argument("compare_outputs needs a baseline and at least one other run")};
   const parity::PolicySet policies = policy_set(policy);
   std::vector<parity::EngineRun> engine_runs;
@@ -93,7 +104,20 @@ PyReport compare_outputs(const std::string& model, const std::vector<std::pair<s
       r.report.outputs.push_back(std::move(o));
     }
   }
+  parity::rank_cases(r.report, input_cases(cases), first_case, keep);
   return r;
+}
+
+// A pipeline file over `feeds` ({input: array} per case, named by `cases`) with every model
+// stage on each engine (cli/pipeline_parity.h).
+PyReport compare_pipeline(const std::string& file, const std::vector<std::string>& engines, const py::list& feeds,
+                          const CaseNames& cases, const std::string& policy, int64_t first_case, size_t keep) {
+  if (feeds.size() != cases.size()) throw StatusError{invalid_argument("compare_pipeline: one name per case")};
+  std::vector<parity::InputCase> input = input_cases(cases);
+  for (size_t i = 0; i < input.size(); ++i) input[i].tensors = tensors_from_python(feeds[i].cast<py::dict>());
+  const parity::PolicySet policies = policy_set(policy);
+  py::gil_scoped_release no_gil;
+  return PyReport{unwrap(cli::compare_pipeline_cases(file, engines, input, policies, first_case, keep)), false};
 }
 
 }  // namespace
@@ -118,8 +142,12 @@ void bind_parity(py::module_& m) {
         return PyReport{std::move(outcome.report), outcome.engine_unavailable};
       }, py::arg("models"), py::arg("args"));
   m.def("compare_outputs", &compare_outputs, py::arg("model"), py::arg("runs"), py::arg("outputs"),
-        py::arg("policy"), py::arg("inputs"));
-  m.def("merge_reports", [](const std::vector<std::string>& parts, const std::optional<std::string>& policy) {
+        py::arg("policy"), py::arg("inputs"), py::arg("cases") = CaseNames{}, py::arg("first_case") = 0,
+        py::arg("keep") = parity::kWorstCases);
+  m.def("compare_pipeline", &compare_pipeline, py::arg("file"), py::arg("engines"), py::arg("feeds"),
+        py::arg("cases"), py::arg("policy"), py::arg("first_case") = 0, py::arg("keep") = parity::kWorstCases);
+  m.def("merge_reports", [](const std::vector<std::string>& parts, const std::optional<std::string>& policy,
+                            size_t keep) {
         std::vector<parity::Report> reports;
         for (size_t i = 0; i < parts.size(); ++i) {
           const nlohmann::json document = nlohmann::json::parse(parts[i], nullptr, false);
@@ -129,8 +157,8 @@ void bind_parity(py::module_& m) {
         }
         std::optional<parity::PolicySet> policies;
         if (policy) policies = policy_set(*policy);
-        return PyReport{unwrap(parity::merge_reports(reports, policies ? &*policies : nullptr)), false};
-      }, py::arg("parts"), py::arg("policy") = std::nullopt,
+        return PyReport{unwrap(parity::merge_reports(reports, policies ? &*policies : nullptr, keep)), false};
+      }, py::arg("parts"), py::arg("policy") = std::nullopt, py::arg("keep") = parity::kWorstCases,
       "Compare reports (JSON) over disjoint cases merged into one (twinrt report merge).");
   m.def("model_card", [](const std::string& path) {
         return cli::render_model_card(unwrap(cli::summarize_model(path)));

@@ -47,7 +47,8 @@ Status check_same_interface(const ModelIo& a, const ModelIo& b, const ParityFlag
 
 // --shard I/N: the I-th (from 0) of N contiguous slices of the cases, so N processes
 // (a batch scheduler's jobs) cover every case once; `twinrt report merge` joins the parts.
-Status select_shard(parity::InputSet& inputs, const std::string& shard) {
+// Returns the index of the slice's first case in the whole set.
+Result<int64_t> select_shard(parity::InputSet& inputs, const std::string& shard) {
   const size_t slash = shard.find('/');
   if (slash == std::string::npos) return invalid_argument("--shard must be I/N (e.g. 0/4), got '" + shard + "'");
   ASSIGN_OR_RETURN(int64_t index, parse_integer(shard.substr(0, slash), "--shard index", false));
@@ -61,7 +62,7 @@ Status select_shard(parity::InputSet& inputs, const std::string& shard) {
   inputs.cases = std::vector<parity::InputCase>(inputs.cases.begin() + begin, inputs.cases.begin() + end);
   inputs.description += " (shard " + shard + ": cases " + std::to_string(begin + 1) + "-" + std::to_string(end) +
                         " of " + std::to_string(total) + ")";
-  return Status::ok();
+  return begin;
 }
 
 int compare(const CompareFlags& f) {
@@ -89,7 +90,10 @@ Result<CompareOutcome> run_compare(const CompareFlags& f) {
     TRY(check_same_interface(io, io_b, f.parity));
   }
   ASSIGN_OR_RETURN(auto inputs, parity::build_input_set(io.inputs, spec));
-  if (!f.shard.empty()) TRY(select_shard(inputs, f.shard));
+  int64_t first_case = 0;
+  if (!f.shard.empty()) {
+    ASSIGN_OR_RETURN(first_case, select_shard(inputs, f.shard));
+  }
 
   parity::Report report;
   report.command = "compare";
@@ -125,6 +129,7 @@ Result<CompareOutcome> run_compare(const CompareFlags& f) {
       report.outputs.push_back(std::move(o));
     }
   }
+  parity::rank_cases(report, inputs.cases, first_case);
   if (f.preprocess_check && runs[0].entry.ok) {
     ASSIGN_OR_RETURN(report.preprocess_check,
                      parity::preprocess_check(planned.front().engine, options, f.parity.models[0], io.inputs,

@@ -1,6 +1,7 @@
 #include "parity/comparison.h"
 
 #include <chrono>
+#include <cmath>
 
 namespace twinrt::parity {
 namespace {
@@ -77,12 +78,35 @@ Result<std::vector<OutputComparison>> compare_runs(const EngineRun& baseline, co
     cmp.output = output;
     cmp.engine = test.entry.name;
     cmp.policy = policy.name;
+    for (const TensorMetrics& m : per_case) cmp.per_case.push_back({m.max_abs, evaluate(m, policy).passed});
     cmp.metrics = per_case.size() == 1 ? per_case.front() : merge_metrics(per_case);
     cmp.verdict = evaluate(cmp.metrics, policy);
     if (auto it = expected.find(output); it != expected.end()) cmp.expected = it->second;
     result.push_back(std::move(cmp));
   }
   return result;
+}
+
+void rank_cases(Report& report, const std::vector<InputCase>& cases, int64_t first_index, size_t keep) {
+  bool engines_ok = true;
+  for (const EngineEntry& e : report.engines) engines_ok &= e.ok;
+  std::vector<CaseResult> ranked;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    CaseResult r{first_index + static_cast<int64_t>(i), cases[i].name, cases[i].sources, "", "", 0, engines_ok};
+    bool compared = false;
+    for (const OutputComparison& c : report.outputs) {
+      if (i >= c.per_case.size()) continue;
+      const CaseError& e = c.per_case[i];
+      if (!compared || e.max_abs > r.max_abs || (std::isnan(e.max_abs) && !std::isnan(r.max_abs)))
+        r.engine = c.engine, r.output = c.output, r.max_abs = e.max_abs;
+      compared = true;
+      r.passed &= e.passed;
+    }
+    (r.passed ? report.cases_passed : report.cases_failed) += 1;
+    if (compared) ranked.push_back(std::move(r));
+  }
+  keep_worst_cases(ranked, keep);
+  report.worst_cases = std::move(ranked);
 }
 
 }  // namespace twinrt::parity

@@ -32,11 +32,17 @@ EngineRun run_cases_on(const std::string& engine_name, const engines::EngineOpti
                        const std::vector<std::string>& outputs);
 
 // Every output of `test` against `baseline`, per case, merged over cases, judged by the
-// policy for that output. `expected` (tensor name -> error of one float engine) is attached
+// policy for that output (each case also judged alone, in OutputComparison::per_case). `expected` (tensor name -> error of one float engine) is attached
 // when present; the gap between two engines is expected to be up to twice that.
 Result<std::vector<OutputComparison>> compare_runs(const EngineRun& baseline, const EngineRun& test,
                                                    const std::vector<std::string>& outputs,
                                                    const PolicySet& policies,
                                                    const std::map<std::string, ExpectedError>& expected);
+
+// The report's worst cases (the `keep` with the largest max_abs over every comparison) and
+// per-case verdict counts, from the comparisons' per_case; cases[i] is case number
+// first_index + i of the whole set. A case passes when every engine ran and every
+// comparison passed on it.
+void rank_cases(Report& report, const std::vector<InputCase>& cases, int64_t first_index, size_t keep = kWorstCases);
 
 }  // namespace twinrt::parity

@@ -183,8 +183,11 @@ Result<InputSet> build_input_set(const std::vector<IoInfo>& model_inputs, const 
 
   InputSet set;
   for (size_t c = 0; c < cases.size(); ++c) {
-    InputCase input_case{names[c], {}};
-    for (size_t i = 0; i < decls.size(); ++i) input_case.tensors[decls[i].name] = cases[c].bound[i]->tensor;
+    InputCase input_case{names[c], {}, {}};
+    for (size_t i = 0; i < decls.size(); ++i) {
+      input_case.tensors[decls[i].name] = cases[c].bound[i]->tensor;
+      input_case.sources[decls[i].name] = cases[c].bound[i]->source;
+    }
     set.cases.push_back(std::move(input_case));
   }
   set.description = describe(spec, cases.size(), random_inputs);

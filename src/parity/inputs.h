@@ -22,6 +22,7 @@ namespace twinrt::parity {
 struct InputCase {
   std::string name;                       // "random", "case_03", "cat.png"
   std::map<std::string, Tensor> tensors;  // one per model input
+  std::map<std::string, std::string> sources;  // input -> its file, "random", ... (reports name it)
 };
 
 struct InputSpec {

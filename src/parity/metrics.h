@@ -92,6 +92,9 @@ struct TensorMetrics {
   } sums;
   // Non-float outputs: number of elements that differ (ints, bools, strings compared exactly).
   int64_t exact_mismatches = 0;
+  // Cases (or list items of a pipeline value) whose shapes differ, so not compared: every
+  // policy fails them (evaluate). compare_tensors itself fails on a shape mismatch.
+  int64_t shape_mismatches = 0;
 };
 
 struct CompareOptions {

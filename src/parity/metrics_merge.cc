@@ -62,6 +62,7 @@ TensorMetrics merge_metrics(const std::vector<TensorMetrics>& per_case) {
     m.nan_mismatches += x.nan_mismatches;
     m.inf_mismatches += x.inf_mismatches;
     m.exact_mismatches += x.exact_mismatches;
+    m.shape_mismatches += x.shape_mismatches;
     histogram_merge(m.histogram, x.histogram);
     m.sums.ref_sq += x.sums.ref_sq;
     m.sums.test_sq += x.sums.test_sq;

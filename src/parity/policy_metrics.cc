@@ -36,6 +36,7 @@ const std::map<std::string, Getter>& getters() {
     counted("nan_mismatches", &TensorMetrics::nan_mismatches);
     counted("inf_mismatches", &TensorMetrics::inf_mismatches);
     counted("exact_mismatches", &TensorMetrics::exact_mismatches);
+    counted("shape_mismatches", &TensorMetrics::shape_mismatches);
     auto probability = [&](const char* name, double ProbabilityMetrics::*field) {
       t[name] = [field](const TensorMetrics& m) {
         return m.probability ? std::optional<double>((*m.probability).*field) : std::nullopt;
@@ -79,7 +80,7 @@ std::string missing_metric_reason(const std::string& name) {
 }
 
 Layer default_layer(const std::string& metric) {
-  if (metric == "nan_mismatches" || metric == "inf_mismatches" || metric == "cosine")
+  if (metric == "nan_mismatches" || metric == "inf_mismatches" || metric == "shape_mismatches" || metric == "cosine")
     return Layer::kScreen;
   if (metric == "top1_agreement" || metric == "top5_agreement" || metric == "max_kl" ||
       metric == "mean_kl" || metric == "box_match_fraction" || metric == "min_matched_iou" ||

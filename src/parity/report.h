@@ -35,6 +35,23 @@ struct NoiseFloor {
   double cosine = 1;      // smallest cosine over the reruns
 };
 
+// One case's error on one comparison: kept while comparing to rank the cases (rank_cases),
+// not written to the JSON.
+struct CaseError {
+  double max_abs = 0;
+  bool passed = true;  // the case alone, judged by the policy
+};
+
+// A case of a multi-case compare with its largest error: the report's worst cases.
+struct CaseResult {
+  int64_t index = 0;    // in the whole list of cases, from 0 (a shard's cases keep theirs)
+  std::string name;     // the case folder's or image's name, "random", ...
+  std::map<std::string, std::string> inputs;  // input -> where it came from (a file, "random")
+  std::string engine, output;  // where its largest |error| is
+  double max_abs = 0;
+  bool passed = true;   // every output on every engine within the policy for this case
+};
+
 struct OutputComparison {
   std::string output;
   std::string engine;        // compared against the baseline
@@ -46,6 +63,7 @@ struct OutputComparison {
   // The policy failed but the difference is within the model's own noise floor: the
   // engines differ no more than the model moves under a few ULPs of input change.
   bool within_noise_floor = false;
+  std::vector<CaseError> per_case;  // in case order; empty when read back from JSON
 };
 
 // One node in a localize run, or one intermediate in a per-layer compare.
@@ -88,7 +106,16 @@ struct Report {
   int localize_passes = 0;            // localize: chunks of intermediates run one after another
   std::vector<PreprocessVariant> preprocess_check;
   bool passed = true;
+  // Compare: the cases with the largest max_abs (first), at most kWorstCases, and how many
+  // cases passed and failed on their own. Empty and 0 when per-case results are unknown.
+  std::vector<CaseResult> worst_cases;
+  int cases_passed = 0, cases_failed = 0;
 };
+
+inline constexpr size_t kWorstCases = 10;
+// Sorts by max_abs, largest (and NaN) first, ties by case index, and keeps the first `keep`:
+// the same order for one run and for merged shards.
+void keep_worst_cases(std::vector<CaseResult>& cases, size_t keep);
 
 nlohmann::json to_json(const Report& report);
 std::string render_terminal(const Report& report);   // plain text, fits 120 columns

@@ -195,6 +195,22 @@ std::string histograms_section(const Report& report) {
   return out;
 }
 
+std::string worst_cases_section(const Report& report) {
+  std::vector<std::vector<Cell>> rows;
+  std::vector<bool> failed;
+  for (const CaseResult& c : report.worst_cases) {
+    std::string inputs;
+    for (const auto& [name, source] : c.inputs) inputs += (inputs.empty() ? "" : ", ") + name + " = " + source;
+    rows.push_back({count(c.index), txt(c.name), txt(inputs), txt(c.engine), txt(c.output), num(c.max_abs),
+                    {verdict_span(c.passed, c.passed ? "pass" : "FAIL")}});
+    failed.push_back(!c.passed);
+  }
+  return "<h2 id=\"worst-cases\">Worst cases</h2><p>" + std::to_string(report.cases_passed) + " of " +
+         std::to_string(report.cases_passed + report.cases_failed) +
+         " cases pass on their own. The cases with the largest max abs error (over every output and engine):</p>" +
+         table({"case", "name", "inputs", "engine", "output", "max abs", "case verdict"}, rows, failed);
+}
+
 std::vector<Cell> layer_row(const LayerEntry& l) {
   const bool measured = !(l.own_error < 0);
   std::string carried;
@@ -262,6 +278,7 @@ std::string render_html(const Report& report) {
       "</style></head><body><main>" + summary_section(report) + engines_section(report) +
       inputs_section(report) + results_section(report);
   if (!report.outputs.empty()) page += histograms_section(report);
+  if (report.cases_passed + report.cases_failed > 1) page += worst_cases_section(report);  // one case: the table above
   if (!report.layers.empty()) page += layers_section(report);
   if (!report.preprocess_check.empty()) page += preprocess_section(report);
   page += "<footer><p>twinrt parity report, schema version " + std::to_string(report.schema_version) +

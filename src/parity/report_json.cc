@@ -64,6 +64,7 @@ json metrics_json(const TensorMetrics& m) {
           {"inf_mismatches", m.inf_mismatches},
           {"max_abs_index", m.max_abs_index},
           {"exact_mismatches", m.exact_mismatches},
+          {"shape_mismatches", m.shape_mismatches},
           {"histogram", histogram_json(m.histogram)},
           {"probability", probability_json(m.probability)},
           {"boxes", boxes_json(m.boxes)},
@@ -146,6 +147,14 @@ json preprocess_json(const PreprocessVariant& p) {
   return {{"mistake", text(p.mistake)}, {"output", text(p.output)}, {"metrics", metrics_json(p.metrics)}};
 }
 
+json case_json(const CaseResult& c) {
+  json inputs = json::object();
+  for (const auto& [name, source] : c.inputs) inputs[valid_utf8(name)] = text(source);
+  return {{"case", c.index},          {"name", text(c.name)},     {"inputs", inputs},
+          {"engine", text(c.engine)}, {"output", text(c.output)}, {"max_abs", json_number(c.max_abs)},
+          {"passed", c.passed}};
+}
+
 template <class T, class F>
 json array_of(const std::vector<T>& items, F&& convert) {
   json out = json::array();
@@ -172,7 +181,9 @@ nlohmann::json to_json(const Report& report) {
           {"layers", array_of(report.layers, layer_json)},
           {"first_divergence", text(report.first_divergence)},
           {"localize_passes", report.localize_passes},
-          {"preprocess_check", array_of(report.preprocess_check, preprocess_json)}};
+          {"preprocess_check", array_of(report.preprocess_check, preprocess_json)},
+          {"case_verdicts", {{"passed", report.cases_passed}, {"failed", report.cases_failed}}},
+          {"worst_cases", array_of(report.worst_cases, case_json)}};
 }
 
 }  // namespace twinrt::parity

@@ -1,5 +1,9 @@
 #include "parity/report_merge.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace twinrt::parity {
 namespace {
 
@@ -24,7 +28,18 @@ Result<Policy> policy_for(const OutputComparison& c, const PolicySet* policies) 
 
 }  // namespace
 
-Result<Report> merge_reports(const std::vector<Report>& parts, const PolicySet* policies) {
+void keep_worst_cases(std::vector<CaseResult>& cases, size_t keep) {
+  // NaN ranks above every number; equal errors keep case order.
+  auto key = [](const CaseResult& c) { return std::isnan(c.max_abs) ? std::numeric_limits<double>::infinity() : c.max_abs; };
+  std::stable_sort(cases.begin(), cases.end(), [&](const CaseResult& a, const CaseResult& b) {
+    if (key(a) != key(b)) return key(a) > key(b);
+    if (std::isnan(a.max_abs) != std::isnan(b.max_abs)) return std::isnan(a.max_abs);
+    return a.index < b.index;
+  });
+  if (cases.size() > keep) cases.resize(keep);
+}
+
+Result<Report> merge_reports(const std::vector<Report>& parts, const PolicySet* policies, size_t keep) {
   if (parts.empty()) return invalid_argument("no reports to merge");
   Report merged = parts.front();
   merged.outputs.clear();
@@ -34,6 +49,11 @@ Result<Report> merge_reports(const std::vector<Report>& parts, const PolicySet* 
   for (size_t i = 0; i < parts.size(); ++i) {
     TRY(check_same_run(parts.front(), parts[i], i));
     merged.cases += parts[i].cases;
+    if (i > 0) {
+      merged.worst_cases.insert(merged.worst_cases.end(), parts[i].worst_cases.begin(), parts[i].worst_cases.end());
+      merged.cases_passed += parts[i].cases_passed;
+      merged.cases_failed += parts[i].cases_failed;
+    }
     for (size_t e = 0; e < parts[i].engines.size(); ++e) {
       const EngineEntry& entry = parts[i].engines[e];
       run_ms_total[e] += entry.mean_run_ms * parts[i].cases;
@@ -59,6 +79,7 @@ Result<Report> merge_reports(const std::vector<Report>& parts, const PolicySet* 
     merged.passed &= c.verdict.passed;
     merged.outputs.push_back(std::move(c));
   }
+  keep_worst_cases(merged.worst_cases, keep);
   // A part of `compare --shard` names its slice after the inputs; the merge covers them all.
   const std::string& inputs = parts.front().inputs;
   merged.inputs = inputs.substr(0, inputs.find(" (shard ")) + " (merged from " + std::to_string(parts.size()) + " parts)";

@@ -20,7 +20,10 @@ namespace twinrt::parity {
 Result<Report> report_from_json(const nlohmann::json& document, const std::string& source);
 
 // Parts must come from the same compare (models, engines, baseline, outputs). `policies`
-// judges the merged metrics; null: the built-in policy each comparison names.
-Result<Report> merge_reports(const std::vector<Report>& parts, const PolicySet* policies);
+// judges the merged metrics; null: the built-in policy each comparison names. The worst
+// cases are the `keep` worst of every part's (each part keeps its own worst, so they are
+// the whole run's), the case verdict counts their sums.
+Result<Report> merge_reports(const std::vector<Report>& parts, const PolicySet* policies,
+                             size_t keep = kWorstCases);
 
 }  // namespace twinrt::parity

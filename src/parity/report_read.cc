@@ -51,6 +51,7 @@ TensorMetrics metrics(const json& j) {
   m.inf_mismatches = j.at("inf_mismatches").get<int64_t>();
   m.max_abs_index = j.at("max_abs_index").get<int64_t>();
   m.exact_mismatches = j.at("exact_mismatches").get<int64_t>();
+  m.shape_mismatches = j.value("shape_mismatches", int64_t{0});  // absent in older reports
   m.histogram = histogram(j.at("histogram"));
   if (const json& p = j.at("probability"); !p.is_null())
     m.probability = ProbabilityMetrics{p.at("rows").get<int64_t>(), number(p.at("top1_agreement")),
@@ -87,6 +88,12 @@ EngineEntry engine(const json& j) {
           j.at("error").get<std::string>(), number(j.at("mean_run_ms"))};
 }
 
+CaseResult case_result(const json& j) {
+  return {j.at("case").get<int64_t>(), j.at("name").get<std::string>(),
+          j.at("inputs").get<std::map<std::string, std::string>>(), j.at("engine").get<std::string>(),
+          j.at("output").get<std::string>(), number(j.at("max_abs")), j.at("passed").get<bool>()};
+}
+
 }  // namespace
 
 Result<Report> report_from_json(const json& document, const std::string& source) {
@@ -106,6 +113,12 @@ Result<Report> report_from_json(const json& document, const std::string& source)
     r.cases = document.at("cases").get<int>();
     r.passed = document.at("passed").get<bool>();
     for (const json& c : document.at("outputs")) r.outputs.push_back(comparison(c));
+    // Reports written before the worst-case list have neither key.
+    if (document.contains("case_verdicts")) {
+      r.cases_passed = document.at("case_verdicts").at("passed").get<int>();
+      r.cases_failed = document.at("case_verdicts").at("failed").get<int>();
+    }
+    for (const json& c : document.value("worst_cases", json::array())) r.worst_cases.push_back(case_result(c));
     return r;
   } catch (const json::exception& e) {
     return invalid_argument(source + ": not a twinrt compare report (" + e.what() + ")");

@@ -231,6 +231,18 @@ std::string summary(const Report& report) {
   return out;
 }
 
+std::string worst_cases(const Report& report) {
+  if (report.cases_passed + report.cases_failed < 2) return "";  // one case: the table above
+  const std::vector<Column> columns = {{"case", 7, true}, {"name", 24}, {"engine", 18}, {"output", 26},
+                                       {"max abs", 9, true}, {"verdict", 7}};
+  std::string out = "\ncases: " + std::to_string(report.cases_passed) + " passed, " +
+                    std::to_string(report.cases_failed) + " failed on their own; the worst:\n" + header_row(columns);
+  for (const CaseResult& c : report.worst_cases)
+    out += row(columns, {std::to_string(c.index), c.name, c.engine, c.output, format_number(c.max_abs),
+                         c.passed ? "pass" : "FAIL"});
+  return out;
+}
+
 }  // namespace
 
 std::string render_terminal(const Report& report) {
@@ -238,7 +250,7 @@ std::string render_terminal(const Report& report) {
   const bool localize = report.command == "localize";
   if (localize) out += first_divergence_line(report);
   out += header(report) + "\n" + comparison_table(report) + expected_notes(report);
-  out += summary(report) + failures(report) + engine_errors(report);
+  out += summary(report) + failures(report) + engine_errors(report) + worst_cases(report);
   if (!report.layers.empty()) {
     if (!localize) out += "\n" + first_divergence_line(report);
     out += ranked_layers(report);

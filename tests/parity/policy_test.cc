@@ -51,6 +51,26 @@ TEST(Policy, NumericFailureSaysWhichCheck) {
   EXPECT_EQ(v.summary, "FAIL max_abs 0.002 > 0.001 (numeric)");
 }
 
+// Texts have no numeric error and values of another shape were not compared: every
+// policy fails them, whatever its own checks.
+TEST(Policy, DifferentTextsAndShapesFailEveryPolicy) {
+  for (const auto& name : {"fp32", "fp16", "regression"}) {
+    TensorMetrics text = perfect();
+    text.dtype = "string";
+    EXPECT_TRUE(evaluate(text, builtin(name)).passed) << name;
+    text.exact_mismatches = 2;
+    EXPECT_EQ(evaluate(text, builtin(name)).summary, "FAIL exact_mismatches 2 > 0 (screen)") << name;
+    TensorMetrics shapes = perfect();
+    shapes.shape_mismatches = 1;
+    EXPECT_EQ(evaluate(shapes, builtin(name)).summary, "FAIL shape_mismatches 1 > 0 (screen)") << name;
+  }
+  // Numbers that differ exactly are the policy's business (fp32 judges them by max_abs).
+  TensorMetrics ints = perfect();
+  ints.dtype = "int64";
+  ints.exact_mismatches = 1;
+  EXPECT_TRUE(evaluate(ints, builtin("fp32")).passed);
+}
+
 TEST(Policy, Fp16AllowsFourUlpsOfTheOutputsLargestMagnitude) {
   TensorMetrics m = perfect();
   m.max_abs = 0.5;  // the case: 2 ULPs on values up to 270, far above fp32's 1e-3

@@ -1,6 +1,6 @@
-"""twinrt.parity.sweep on a dask LocalCluster, and the CLI's `compare --shard` and
-`report merge`: sharded runs merge into the metrics of one run; a killed worker loses
-no case."""
+"""twinrt.parity.sweep on a dask LocalCluster, of a model and of a pipeline file, and the
+CLI's `compare --shard` and `report merge`: sharded runs merge into the metrics, worst
+cases and verdict counts of one run; a killed worker loses no case."""
 
 import json
 import os
@@ -89,6 +89,18 @@ def test_killed_worker_loses_no_case(mlp_path, case_list, single):
     assert_same_metrics(report, single)
 
 
+def test_sweep_of_case_folders_names_their_files(mlp_path, work_dir):
+    root = work_dir / "model_case_folders"
+    for i, case in enumerate(cases(5, seed=2)):
+        (root / f"c{i}").mkdir(parents=True)
+        np.save(root / f"c{i}" / "x.npy", case["x"])
+        (root / f"c{i}" / "notes.txt").write_text("not an input")  # a model reads NAME.npy only
+    report = sweep(mlp_path, str(root), engines=ENGINES, client=False, shards=2)
+    assert report.verdict_counts == {"passed": 5, "failed": 0} and len(report.worst_cases) == 5
+    worst = report.worst_cases[0]
+    assert worst["files"] == {"x": str(root / worst["name"] / "x.npy")} and worst["inputs"] == str(root / worst["name"])
+
+
 def test_sweep_arguments_are_checked(mlp_path):
     with pytest.raises(twinrt.InvalidArgument, match="at least two engines"):
         sweep(mlp_path, cases(2), engines=["twinrt"], client=False)
@@ -121,6 +133,98 @@ def test_cli_shards_merge_into_the_whole_run(mlp_path, twinrt_bin, work_dir):
 
     assert_same_metrics(Wrapped(parts), Wrapped(whole))
     assert "<html" in (work_dir / "merged.html").read_text().lower()
+
+
+def test_cli_merge_keeps_the_worst_cases(mlp_path, twinrt_bin, work_dir):
+    root = work_dir / "worst_cases"
+    for i, case in enumerate(cases(25, seed=11)):
+        (root / f"case_{i:03d}").mkdir(parents=True)
+        np.save(root / f"case_{i:03d}" / "x.npy", case["x"])
+    compare = [twinrt_bin, "compare", mlp_path, "--engines", ",".join(ENGINES), "--cases", str(root)]
+    subprocess.run(compare + ["--json", str(work_dir / "worst_whole.json")], check=True, capture_output=True)
+    parts = []
+    for i in range(2):
+        parts.append(str(work_dir / f"worst_part{i}.json"))
+        subprocess.run(compare + ["--shard", f"{i}/2", "--json", parts[-1]], check=True, capture_output=True)
+    html = work_dir / "worst_merged.html"
+    subprocess.run([twinrt_bin, "report", "merge", *parts, "--json", str(work_dir / "worst_merged.json"),
+                    "--html", str(html)], check=True, capture_output=True)
+    whole = json.loads((work_dir / "worst_whole.json").read_text())
+    merged = json.loads((work_dir / "worst_merged.json").read_text())
+    assert len(whole["worst_cases"]) == 10
+    assert merged["worst_cases"] == whole["worst_cases"]
+    assert merged["case_verdicts"] == whole["case_verdicts"]
+    assert sum(whole["case_verdicts"].values()) == 25
+    # Ranked by error; each case named with its index, folder and input file.
+    errors = [float(c["max_abs"]) for c in whole["worst_cases"]]
+    assert errors == sorted(errors, reverse=True)
+    worst = whole["worst_cases"][0]
+    assert worst["name"] == f"case_{worst['case']:03d}"
+    assert worst["inputs"] == {"x": str(root / worst["name"] / "x.npy")}
+    # Shard 1 numbers its cases from 12 (25 * 1 // 2), as in the whole set.
+    part1 = json.loads(open(parts[1]).read())
+    assert all(c["case"] >= 12 and c["name"] == f"case_{c['case']:03d}" for c in part1["worst_cases"])
+    page = html.read_text()
+    assert "Worst cases" in page and worst["name"] in page and "x.npy" in page
+
+
+def write_pipeline(folder, mlp_path):
+    """A tiny pipeline: the MLP, then a second model (Softmax), then the top-2 labels."""
+    import onnx
+    from onnx import TensorProto, helper
+    folder.mkdir(parents=True, exist_ok=True)
+    graph = helper.make_graph([helper.make_node("Softmax", ["y"], ["p"], axis=-1)], "softmax",
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])],
+                              [helper.make_tensor_value_info("p", TensorProto.FLOAT, [1, 3])])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), folder / "softmax.onnx")
+    (folder / "labels.txt").write_text("cat\ndog\nbird\n")
+    spec = {
+        "name": "tiny", "inputs": ["x"], "outputs": ["labels", "probs"],
+        "stages": [
+            {"name": "mlp", "model": os.path.relpath(mlp_path, folder), "inputs": {"x": "x"}, "outputs": {"y": "y"}},
+            {"name": "softmax", "model": "softmax.onnx", "inputs": {"y": "y"}, "outputs": {"p": "p"}},
+            {"name": "top", "step": "top_k", "params": {"labels": "labels.txt", "k": 2},
+             "inputs": {"scores": "p"}, "outputs": {"labels": "labels", "probs": "probs"}},
+        ],
+    }
+    path = folder / "tiny.json"
+    path.write_text(json.dumps(spec))
+    return str(path)
+
+
+def test_pipeline_sweep_on_a_cluster_matches_single_process(mlp_path, work_dir):
+    pipe = write_pipeline(work_dir / "pipeline", mlp_path)
+    rng = np.random.default_rng(3)
+    case_list = [{"x": (rng.standard_normal((1, 4)) * 10).astype(np.float32)} for _ in range(40)]
+    single = sweep(pipe, case_list, engines=ENGINES, client=False)
+    report = sweep(pipe, case_list, engines=ENGINES, workers=2, shards=4)
+    assert report.shards == 4 and report.to_dict()["cases"] == 40
+    assert report.to_dict()["inputs"] == "pipeline inputs per case (merged from 4 parts)"
+    # Every stage's values, the pipeline's outputs under their own names.
+    assert [o["output"] for o in report.outputs] == ["mlp/y", "softmax/p", "labels", "probs"]
+    assert report.metrics("labels")["dtype"] == "string"
+    assert_same_metrics(report, single)
+    assert report.verdict_counts == single.verdict_counts == {"passed": 40, "failed": 0}
+    assert [c["case"] for c in report.worst_cases] == [c["case"] for c in single.worst_cases]
+    assert [c["max_abs"] for c in report.worst_cases] == [c["max_abs"] for c in single.worst_cases]
+    worst = report.worst_cases[0]
+    assert worst["max_abs"] == max(float(o["metrics"]["max_abs"]) for o in report.outputs)
+    assert np.array_equal(worst["inputs"]["x"], case_list[worst["case"]]["x"])
+    assert report.passed, str(report)
+
+
+def test_pipeline_sweep_of_case_folders(mlp_path, work_dir):
+    pipe = write_pipeline(work_dir / "pipeline_folders", mlp_path)
+    root = work_dir / "pipeline_cases"
+    for i, case in enumerate(cases(6, seed=4)):
+        (root / f"c{i}").mkdir(parents=True)
+        np.save(root / f"c{i}" / "x.npy", case["x"][:1])
+    report = sweep(pipe, str(root), engines=ENGINES, client=False, shards=2, worst=3)
+    assert sum(report.verdict_counts.values()) == 6 and len(report.worst_cases) == 3
+    worst = report.worst_cases[0]
+    assert worst["name"] == f"c{worst['case']}" and worst["files"] == {"x": str(root / worst["name"] / "x.npy")}
+    html = report.to_html(str(work_dir / "pipeline_sweep.html"))
+    assert "Worst cases" in open(html).read()
 
 
 def test_cli_shard_and_merge_errors(mlp_path, twinrt_bin, work_dir):
