@@ -29,7 +29,18 @@ template <Arith K>
 struct ArithOp : BinaryOpBase {
   static constexpr unsigned kTypes = kAllNumeric;
   static constexpr bool kBoolOutput = false;
-  static Result<ArithOp> parse(const KernelInit&) { return ArithOp{}; }
+  static Result<ArithOp> parse(const KernelInit& init) {
+    ArithOp op;
+    op.f32_step_fn = kernels::f32_step_kernel(init.isa);
+    return op;
+  }
+  std::optional<kernels::F32StepParams> f32_step() const {
+    using kernels::F32StepKind;
+    return kernels::F32StepParams{K == Arith::kAdd   ? F32StepKind::kAdd
+                                  : K == Arith::kSub ? F32StepKind::kSub
+                                  : K == Arith::kMul ? F32StepKind::kMul
+                                                     : F32StepKind::kDiv};
+  }
   Status check_operands(const Tensor&, const Tensor& b) const {
     if constexpr (K == Arith::kDiv) return check_integer_divisor(b, "division");
     return Status::ok();

@@ -8,9 +8,13 @@
 //     template <class T> auto apply(T a, T b) const;   // one element
 //   };
 //
+// An op that is one of kernels/elementwise/f32_steps.h's steps on float32 says so through
+// `f32_step()`, and its float32 rows run through that vector kernel.
+//
 // and registers `create_binary<XOp>`. Opset < 7 broadcasting is handled by BinaryShapes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -27,6 +31,9 @@ struct BinaryOpBase {
   Status validate(DataType) const { return Status::ok(); }
   // Rejects operand values the op cannot compute (integer division by zero).
   Status check_operands(const Tensor&, const Tensor&) const { return Status::ok(); }
+  // The vectorized step that computes apply() on float32, and its kernel; none by default.
+  std::optional<kernels::F32StepParams> f32_step() const { return std::nullopt; }
+  kernels::F32StepFn f32_step_fn = nullptr;
 };
 
 template <class Op>
@@ -50,6 +57,12 @@ class BinaryKernel final : public OpKernel {
     TRY(op_.validate(a->dtype()));
     TRY(op_.check_operands(*a, *b));
     ASSIGN_OR_RETURN(auto shapes, shapes_.resolve(a->shape(), b->shape()));
+    if (const auto step = op_.f32_step(); step && a->dtype() == DataType::kFloat) {
+      ASSIGN_OR_RETURN(Tensor * out, ctx.output_for_overwrite(0, DataType::kFloat, shapes.out));
+      apply_f32_step_rows(BroadcastRows(shapes.out, {shapes.a, shapes.b}), ctx.pool(), a->data<float>(),
+                          b->data<float>(), out->data<float>(), op_.f32_step_fn, *step);
+      return Status::ok();
+    }
     return dispatch<Op::kTypes>(a->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       using Out = std::conditional_t<Op::kBoolOutput, bool, T>;

@@ -2,8 +2,10 @@
 // common layouts (both advance, one side repeats) so the compiler can vectorise them.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
+#include "kernels/elementwise/f32_steps.h"
 #include "ops/binary/broadcast_rows.h"
 #include "ops/common/broadcast.h"
 #include "ops/op.h"
@@ -31,6 +33,20 @@ void apply_rows(const BroadcastRows& plan, ThreadPool& pool, const TA* a, const 
       const TO v = f(*pa, *pb);
       for (int64_t i = 0; i < n; ++i) po[i] = v;
     }
+  });
+}
+
+// apply_rows for float32 through a step kernel of kernels/elementwise/f32_steps.h (the
+// same IEEE operation, vectorized for the session's ISA tier).
+inline void apply_f32_step_rows(const BroadcastRows& plan, ThreadPool& pool, const float* a, const float* b,
+                                float* out, kernels::F32StepFn step_fn, const kernels::F32StepParams& step) {
+  const int64_t n = plan.row_len();
+  const bool a_steps = plan.step(0) != 0, b_steps = plan.step(1) != 0;
+  for_each_row_parallel(plan, pool, [&](int64_t out_off, const int64_t* in_off) {
+    float* po = out + out_off;
+    const bool one_value = !a_steps && !b_steps;  // the kernel takes two scalars only for n == 1
+    step_fn(step, {a + in_off[0], !a_steps}, {b + in_off[1], !b_steps}, po, one_value ? std::min<int64_t>(n, 1) : n);
+    if (one_value && n > 1) std::fill(po + 1, po + n, po[0]);
   });
 }
 
