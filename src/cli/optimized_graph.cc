@@ -41,7 +41,7 @@ void print_optimized_graph(const OptimizedGraph& g) {
               mode_name(g.mode), optimization_name(g.level), static_cast<long long>(g.nodes_after),
               static_cast<long long>(g.nodes_before));
   for (const OptimizedGraph::Pass& p : g.passes)
-    std::printf("  pass %-24s %s, %d rewrites\n", p.name.c_str(), p.bit_preserving ? "bit-preserving" : "value-changing",
+    std::printf("  pass %-26s %s, %d rewrites\n", p.name.c_str(), p.bit_preserving ? "bit-preserving" : "value-changing",
                 p.rewrites);
   for (const auto& [kind, count] : g.op_histogram)
     std::printf("  %-40s %lld\n", kind.c_str(), static_cast<long long>(count));

@@ -53,25 +53,26 @@ void exp_f32_n__avx512(const float*, float*, int64_t);
 void erf_f32_n__avx512(const float*, float*, int64_t);
 #endif
 
-F32ArrayFn exp_f32_n_kernel(Isa isa) {
+namespace {
+
+struct TierArrays {
+  F32ArrayFn exp, erf;
+};
+
+TierArrays tier_arrays(Isa isa) {
 #ifdef TWINRT_X86
-  if (isa == Isa::kAvx512) return exp_f32_n__avx512;
-  if (isa == Isa::kAvx2) return exp_f32_n__avx2;
+  if (isa == Isa::kAvx512) return {exp_f32_n__avx512, erf_f32_n__avx512};
+  if (isa == Isa::kAvx2) return {exp_f32_n__avx2, erf_f32_n__avx2};
 #else
   (void)isa;
 #endif
-  return exp_f32_n__scalar;
+  return {exp_f32_n__scalar, erf_f32_n__scalar};
 }
 
-F32ArrayFn erf_f32_n_kernel(Isa isa) {
-#ifdef TWINRT_X86
-  if (isa == Isa::kAvx512) return erf_f32_n__avx512;
-  if (isa == Isa::kAvx2) return erf_f32_n__avx2;
-#else
-  (void)isa;
-#endif
-  return erf_f32_n__scalar;
-}
+}  // namespace
+
+F32ArrayFn exp_f32_n_kernel(Isa isa) { return tier_arrays(isa).exp; }
+F32ArrayFn erf_f32_n_kernel(Isa isa) { return tier_arrays(isa).erf; }
 
 }  // namespace twinrt::math
 
