@@ -96,6 +96,18 @@ TEST(MathFastFloat, ErfIsWithinOneUlp) {
   EXPECT_TRUE(std::isnan(erf_f32(NAN)));
 }
 
+TEST(MathFastFloat, SigmoidIsWithinOneUlp) {
+  const auto xs = arguments(-105.0f, 90.0f, {0.0f, 1.0f, -1.0f, 16.6f, -87.33655f, -103.27893f, -104.0f, 89.0f});
+  const Report r = measure(sigmoid_f32, [](long double x) { return 1.0L / (1.0L + expl(-x)); }, xs);
+  print("sigmoid_f32", r);
+  EXPECT_LE(r.max_ulps, 1.0);
+  EXPECT_LT(r.not_nearest, r.checked / 10000);
+  EXPECT_TRUE(std::isnan(sigmoid_f32(NAN)));
+  EXPECT_EQ(sigmoid_f32(-INFINITY), 0.0f);
+  EXPECT_EQ(sigmoid_f32(INFINITY), 1.0f);
+  EXPECT_EQ(sigmoid_f32(0.0f), 0.5f);
+}
+
 // The array functions give each element the scalar function's bits: every argument of the
 // accuracy tests above, specials and NaN payloads included, at every offset of a block.
 void expect_same_bits_as_scalar(void (*array_fn)(const float*, float*, int64_t), float (*scalar)(float),
@@ -126,6 +138,7 @@ TEST(MathFastFloat, ArrayFunctionsGiveTheScalarBits) {
     SCOPED_TRACE(isa_name(isa));
     expect_same_bits_as_scalar(exp_f32_n_kernel(isa), exp_f32, xs, "exp");
     expect_same_bits_as_scalar(erf_f32_n_kernel(isa), erf_f32, xs, "erf");
+    expect_same_bits_as_scalar(sigmoid_f32_n_kernel(isa), sigmoid_f32, xs, "sigmoid");
   }
 }
 

@@ -12,15 +12,25 @@
 #endif
 
 namespace twinrt::math {
+namespace {
+
+double pow2_of(double k) { return pow2(static_cast<int64_t>(k)); }
+
+}  // namespace
+
 float exp_f32(float x) {
   if (x != x) return x + x;
   if (x > 89.0f) return std::numeric_limits<float>::infinity();  // e^88.73 > FLT_MAX already
   if (x < -104.0f) return 0.0f;                                    // e^-104 < 2^-150: rounds to 0
-  const double k = round_to_integer(static_cast<double>(x) * tables::kInvLn2);
-  // x - k ln2 with ln2 in two parts: k has at most 8 bits, kLn2Hi 40, so k * kLn2Hi is exact.
-  const double r = (static_cast<double>(x) - k * tables::kLn2Hi) - k * tables::kLn2Lo;
   // One rounding to float, also into the subnormal range and to infinity.
-  return static_cast<float>(two_chain_poly<12>(kExpTaylor, r) * pow2(static_cast<int64_t>(k)));
+  return static_cast<float>(exp_of_float(static_cast<double>(x), pow2_of));
+}
+
+float sigmoid_f32(float x) {
+  if (x != x) return x + x;
+  if (x > 89.0f) return 1.0f;     // 1 / (1 + e^-89) is within 2^-128 of 1
+  if (x < -104.0f) return 0.0f;   // below e^-104 < 2^-150: rounds to 0
+  return static_cast<float>(1.0 / (1.0 + exp_of_float(-static_cast<double>(x), pow2_of)));
 }
 
 float erf_f32(float x) {
@@ -46,33 +56,37 @@ float erf_f32(float x) {
 // ISA folders.
 void exp_f32_n__scalar(const float*, float*, int64_t);
 void erf_f32_n__scalar(const float*, float*, int64_t);
+void sigmoid_f32_n__scalar(const float*, float*, int64_t);
 #ifdef TWINRT_X86
 void exp_f32_n__avx2(const float*, float*, int64_t);
 void erf_f32_n__avx2(const float*, float*, int64_t);
+void sigmoid_f32_n__avx2(const float*, float*, int64_t);
 void exp_f32_n__avx512(const float*, float*, int64_t);
 void erf_f32_n__avx512(const float*, float*, int64_t);
+void sigmoid_f32_n__avx512(const float*, float*, int64_t);
 #endif
 
 namespace {
 
 struct TierArrays {
-  F32ArrayFn exp, erf;
+  F32ArrayFn exp, erf, sigmoid;
 };
 
 TierArrays tier_arrays(Isa isa) {
 #ifdef TWINRT_X86
-  if (isa == Isa::kAvx512) return {exp_f32_n__avx512, erf_f32_n__avx512};
-  if (isa == Isa::kAvx2) return {exp_f32_n__avx2, erf_f32_n__avx2};
+  if (isa == Isa::kAvx512) return {exp_f32_n__avx512, erf_f32_n__avx512, sigmoid_f32_n__avx512};
+  if (isa == Isa::kAvx2) return {exp_f32_n__avx2, erf_f32_n__avx2, sigmoid_f32_n__avx2};
 #else
   (void)isa;
 #endif
-  return {exp_f32_n__scalar, erf_f32_n__scalar};
+  return {exp_f32_n__scalar, erf_f32_n__scalar, sigmoid_f32_n__scalar};
 }
 
 }  // namespace
 
 F32ArrayFn exp_f32_n_kernel(Isa isa) { return tier_arrays(isa).exp; }
 F32ArrayFn erf_f32_n_kernel(Isa isa) { return tier_arrays(isa).erf; }
+F32ArrayFn sigmoid_f32_n_kernel(Isa isa) { return tier_arrays(isa).sigmoid; }
 
 }  // namespace twinrt::math
 
@@ -82,4 +96,5 @@ F32ArrayFn erf_f32_n_kernel(Isa isa) { return tier_arrays(isa).erf; }
 #define TWINRT_LANES 2
 #define TWINRT_EXP_FN exp_f32_n__scalar
 #define TWINRT_ERF_FN erf_f32_n__scalar
+#define TWINRT_SIGMOID_FN sigmoid_f32_n__scalar
 #include "kernels/math/fast_float_lanes.inc"

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/math/tables.h"
+
 namespace twinrt::math {
 namespace {
 
@@ -53,6 +55,16 @@ inline T two_chain_poly_by(Coef coef, T x) {
 template <size_t M, class T>
 inline T two_chain_poly(const double* c, T x) {
   return two_chain_poly_by<M>([c](size_t i) { return c[i] - T{}; }, x);  // c - 0 is c, as a T
+}
+
+// e^x in double for a float's value x in [-104, 104] (k then has at most 8 bits and
+// kLn2Hi 40, so k * kLn2Hi is exact): the one operation sequence behind exp_f32 and
+// sigmoid_f32, for a double or a vector of doubles (`pow2` makes 2^k of the same type).
+template <class T, class Pow2>
+inline T exp_of_float(T x, Pow2 pow2) {
+  const T k = round_to_integer(x * tables::kInvLn2);
+  const T r = (x - k * tables::kLn2Hi) - k * tables::kLn2Lo;
+  return two_chain_poly<12>(kExpTaylor, r) * pow2(k);
 }
 
 // Terms of the erf series (tables.h) kept at float precision: the fewest with which the

@@ -70,6 +70,7 @@ Result<ElementwiseProgram> ElementwiseProgram::parse(const std::vector<ir::Eleme
   p.vector_step_ = kernels::f32_step_kernel(isa);
   p.exp_n_ = math::exp_f32_n_kernel(isa);
   p.erf_n_ = math::erf_f32_n_kernel(isa);
+  p.sigmoid_n_ = math::sigmoid_f32_n_kernel(isa);
   for (size_t s = 0; s < steps.size(); ++s) {
     ASSIGN_OR_RETURN(Step step, parse_step(steps[s], num_inputs + s));
     p.steps_.push_back(step);
@@ -81,7 +82,7 @@ void ElementwiseProgram::run_step(const Step& step, Operand x, Operand y, float*
   const kernels::F32StepParams& s = step.params;
   if (kernels::f32_step_is_vectorized(s.kind)) return vector_step_(s, x, y, d, n);
   switch (s.kind) {
-    case StepKind::kSigmoid: return map1(x, d, n, through<activation::sigmoid>);
+    case StepKind::kSigmoid: return fast_math_ ? sigmoid_n_(x.p, d, n) : map1(x, d, n, through<activation::sigmoid>);
     case StepKind::kTanh: return map1(x, d, n, through<math::tanh>);
     case StepKind::kSqrt: return map1(x, d, n, through<math::sqrt>);
     case StepKind::kExp: return fast_math_ ? exp_n_(x.p, d, n) : map1(x, d, n, through<math::exp>);

@@ -56,7 +56,7 @@ class ElementwiseProgram {
   size_t num_inputs_ = 0;
   bool fast_math_ = true;
   kernels::F32StepFn vector_step_ = nullptr;
-  math::F32ArrayFn exp_n_ = nullptr, erf_n_ = nullptr;
+  math::F32ArrayFn exp_n_ = nullptr, erf_n_ = nullptr, sigmoid_n_ = nullptr;
 };
 
 // A program folded into a producer whose output has channels (Conv): value 0 is the

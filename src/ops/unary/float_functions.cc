@@ -27,6 +27,7 @@ double softsign(double x) {
 
 using ExpOp = FastFloatFunctionOp<math::exp, math::exp_f32>;
 using ErfOp = FastFloatFunctionOp<math::erf, math::erf_f32>;
+using SigmoidOp = FastFloatFunctionOp<activation::sigmoid, math::sigmoid_f32>;
 
 }  // namespace
 
@@ -50,7 +51,7 @@ TWINRT_REGISTER_OP("Asinh", 9, create_unary<FloatFunctionOp<math::asinh>>);
 TWINRT_REGISTER_OP("Acosh", 9, create_unary<FloatFunctionOp<math::acosh>>);
 TWINRT_REGISTER_OP("Atanh", 9, create_unary<FloatFunctionOp<math::atanh>>);
 TWINRT_REGISTER_OP("Erf", 9, create_unary<ErfOp>);
-TWINRT_REGISTER_OP("Sigmoid", 1, create_unary<FloatFunctionOp<activation::sigmoid>>);
+TWINRT_REGISTER_OP("Sigmoid", 1, create_unary<SigmoidOp>);
 TWINRT_REGISTER_OP("Softplus", 1, create_unary<FloatFunctionOp<softplus>>);
 TWINRT_REGISTER_OP("Softsign", 1, create_unary<FloatFunctionOp<softsign>>);
 

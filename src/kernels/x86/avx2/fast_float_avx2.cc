@@ -6,5 +6,6 @@
 #define TWINRT_LANES 4
 #define TWINRT_EXP_FN exp_f32_n__avx2
 #define TWINRT_ERF_FN erf_f32_n__avx2
+#define TWINRT_SIGMOID_FN sigmoid_f32_n__avx2
 #include "kernels/math/fast_float_lanes.inc"
 #endif
