@@ -84,6 +84,12 @@ void gather_maps_typed(E* dst, const E* src, const std::vector<int64_t>& src_sha
   // A contiguous, fully valid last map turns each row into one run copy.
   bool last_is_run = inner > 0 && last[0] >= 0;
   for (int64_t i = 1; i < inner && last_is_run; ++i) last_is_run = last[i] == last[0] + i;
+  bool last_has_fill = false;
+  for (int64_t c : last) last_has_fill = last_has_fill || c < 0;
+  // The source row of the previous output row: a row that maps to the same one (nearest
+  // upsampling, Tile, edge padding) is a copy of the row just written.
+  int64_t prev_off = -1;
+  bool prev_outside = false;
 
   std::vector<int64_t> idx(rank - 1, 0);
   for (size_t d = 0; d + 1 < rank; ++d)
@@ -96,14 +102,20 @@ void gather_maps_typed(E* dst, const E* src, const std::vector<int64_t>& src_sha
       if (c < 0) outside = true;
       off += c * strides[d];
     }
-    if (outside) {
+    if (off == prev_off && outside == prev_outside) {
+      std::copy(dst - inner, dst, dst);
+    } else if (outside) {
       for (int64_t i = 0; i < inner; ++i) dst[i] = *fill;
     } else if (last_is_run) {
       const E* s = src + off + last[0];
       for (int64_t i = 0; i < inner; ++i) dst[i] = s[i];
+    } else if (!last_has_fill) {
+      for (int64_t i = 0; i < inner; ++i) dst[i] = src[off + last[i]];
     } else {
       for (int64_t i = 0; i < inner; ++i) dst[i] = last[i] < 0 ? *fill : src[off + last[i]];
     }
+    prev_off = off;
+    prev_outside = outside;
     dst += inner;
   } while (next_index(idx, out_shape));
 }
