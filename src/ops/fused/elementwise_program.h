@@ -24,7 +24,7 @@ using Operand = kernels::F32StepOperand;
 
 class ElementwiseProgram {
  public:
-  static constexpr int64_t kBlock = 256;    // elements per value buffer
+  static constexpr int64_t kBlock = 1024;   // elements per value buffer (4 KiB: per-step costs spread wider)
   static constexpr size_t kMaxValues = 32;  // inputs + steps
 
   // Checks the steps against `num_inputs` values before them; `mode` picks exp/erf, `isa`
