@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <random>
 #include <vector>
 
 #include "kernels/ref/dwconv_ref.h"
@@ -42,6 +44,38 @@ TEST(KernelsIm2col, Col2imIsTheAdjoint) {
   for (size_t i = 0; i < c.size(); ++i) lhs += double(colx[i]) * c[i];
   for (size_t i = 0; i < x.size(); ++i) rhs += double(x[i]) * back[i];
   EXPECT_EQ(lhs, rhs);
+}
+
+// col2im against the plain scatter it stands for, bit for bit (each image element gets its
+// contributions in (row, position) order), over random 2-D windows.
+TEST(KernelsIm2col, Col2imMatchesThePlainScatter) {
+  std::mt19937 gen(5);
+  auto pick = [&gen](int lo, int hi) { return static_cast<int64_t>(std::uniform_int_distribution<int>(lo, hi)(gen)); };
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+  for (int trial = 0; trial < 300; ++trial) {
+    int64_t in[2], out[2], kernel[2], strides[2], dil[2], pad[2];
+    for (int d = 0; d < 2; ++d) {
+      kernel[d] = pick(1, 4), strides[d] = pick(1, 3), dil[d] = pick(1, 2), pad[d] = pick(0, 2), in[d] = pick(1, 9);
+      out[d] = std::max<int64_t>(0, (in[d] + 2 * pad[d] - (kernel[d] - 1) * dil[d] - 1) / strides[d] + 1);
+    }
+    const ImageWindow w{2, in, out, kernel, strides, dil, pad, pad};
+    const int64_t channels = 2, taps = kernel[0] * kernel[1], positions = out[0] * out[1];
+    std::vector<float> col(static_cast<size_t>(channels * taps * positions));
+    for (float& v : col) v = value(gen);
+    std::vector<float> got(static_cast<size_t>(channels * in[0] * in[1]), 0.0f), want(got);
+    f32_col2im_ref(w, col.data(), positions, channels, got.data());
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t kh = 0; kh < kernel[0]; ++kh)
+        for (int64_t kw = 0; kw < kernel[1]; ++kw)
+          for (int64_t oh = 0; oh < out[0]; ++oh)
+            for (int64_t ow = 0; ow < out[1]; ++ow) {
+              const int64_t ih = oh * strides[0] - pad[0] + kh * dil[0], iw = ow * strides[1] - pad[1] + kw * dil[1];
+              if (ih < 0 || ih >= in[0] || iw < 0 || iw >= in[1]) continue;
+              want[static_cast<size_t>((c * in[0] + ih) * in[1] + iw)] +=
+                  col[static_cast<size_t>(((c * kernel[0] + kh) * kernel[1] + kw) * positions + oh * out[1] + ow)];
+            }
+    ASSERT_EQ(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)), 0) << "trial " << trial;
+  }
 }
 
 TEST(KernelsDwconv, ThreeByThreePaddedAndStrided) {

@@ -171,6 +171,17 @@ TEST(NnConvTranspose, StridesPadsAndOutputShape) {
                {1, 1, 7}, {1, 1, 2, 2, 3, 3, 0});
 }
 
+// An input with an empty spatial dim gives an empty output (col2im divided by the zero
+// output size and died of SIGFPE).
+TEST(NnConvTranspose, EmptySpatialInput) {
+  for (Mode mode : kBothModes) {
+    auto r = OpTest("ConvTranspose", 17).attr("strides", std::vector<int64_t>{2, 2})
+                 .input<float>({1, 1, 0, 3}, {}).input<float>({1, 1, 2, 2}, {1, 1, 1, 1}, true).run(mode);
+    ASSERT_TRUE(r.is_ok()) << r.status().message();
+    EXPECT_EQ(r->at(0).shape(), (std::vector<int64_t>{1, 1, 0, 6}));
+  }
+}
+
 TEST(NnConvTranspose, HalfWithConstantWeights) {
   std::vector<Float16> x = {math::to_float16(1), math::to_float16(2)}, w = {math::to_float16(1), math::to_float16(3)};
   for (Mode mode : kBothModes) {
