@@ -192,6 +192,49 @@ TEST(Steps, CtcDecodeMergesRepeatsAndDropsBlanks) {
   EXPECT_NE(wrong.status().message().find("has 4 classes, the dictionary gives 3"), std::string::npos);
 }
 
+// Four candidates, two classes: A (class 0, best), B (class 0, IoU 0.68 with A), C (class 1,
+// the same box as B), D (below the score threshold).
+std::vector<std::vector<float>> yolo_rows() {
+  //       cx  cy  w   h  obj  c0    c1
+  return {{50, 50, 20, 20, 1.0f, 0.9f, 0.1f},
+          {52, 52, 20, 20, 1.0f, 0.8f, 0.1f},
+          {52, 52, 20, 20, 0.5f, 0.1f, 0.9f},
+          {10, 10, 4, 4, 0.2f, 0.5f, 0.1f}};
+}
+
+Result<ValueMap> run_yolo_nms(bool v8, const std::string& params) {
+  const auto rows = yolo_rows();
+  std::vector<float> v5, v8_values(4 * 6);
+  for (const auto& r : rows) v5.insert(v5.end(), r.begin(), r.end());
+  for (size_t i = 0; i < rows.size(); ++i)  // yolov8: no objectness (folded into the class scores), transposed
+    for (size_t f = 0, out = 0; f < rows[i].size(); ++f)
+      if (f != 4) v8_values[out++ * 4 + i] = f > 4 ? rows[i][f] * rows[i][4] : rows[i][f];
+  Tensor predictions = v8 ? floats({1, 6, 4}, v8_values) : floats({1, 4, 7}, v5);
+  return run_step("yolo_nms", params, {{"predictions", PipelineValue::single(predictions)}});
+}
+
+TEST(Steps, YoloNmsKeepsTheBestBoxPerClass) {
+  for (bool v8 : {false, true}) {
+    auto out = run_yolo_nms(v8, v8 ? R"({"format": "yolov8"})" : "{}");
+    ASSERT_TRUE(out.is_ok()) << out.status().message();
+    const Tensor& boxes = out->at("boxes").tensor();
+    ASSERT_EQ(boxes.shape(), (std::vector<int64_t>{2, 4})) << (v8 ? "yolov8" : "yolov5");
+    const std::vector<float> expected = {40, 40, 60, 60, 42, 42, 62, 62};  // A, then C
+    for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(boxes.data<float>()[i], expected[i]) << i;
+    EXPECT_EQ(out->at("classes").tensor().data<int64_t>()[0], 0);
+    EXPECT_EQ(out->at("classes").tensor().data<int64_t>()[1], 1);
+    EXPECT_FLOAT_EQ(out->at("scores").tensor().data<float>()[1], 0.45f);
+    // Across classes, C goes too; with a higher IoU threshold B stays.
+    EXPECT_EQ(run_yolo_nms(v8, v8 ? R"({"format": "yolov8", "class_agnostic": true})" : R"({"class_agnostic": true})")
+                  ->at("boxes").tensor().dim(0), 1);
+    EXPECT_EQ(run_yolo_nms(v8, v8 ? R"({"format": "yolov8", "iou_threshold": 0.7})" : R"({"iou_threshold": 0.7})")
+                  ->at("boxes").tensor().dim(0), 3);
+  }
+  auto wrong = run_step("yolo_nms", "{}", {{"predictions", PipelineValue::single(floats({1, 4, 5}, std::vector<float>(20)))}});
+  EXPECT_EQ(wrong.status().message(), "input 'predictions' must be float32[1,N,5+C] (yolov5) with C >= 1, got [1,4,5]");
+  EXPECT_FALSE(find_step("yolo_nms")->create(nlohmann::json::parse(R"({"format": "yolov7"})"), {}).is_ok());
+}
+
 TEST(Steps, ParametersAreChecked) {
   EXPECT_EQ(find_step("db_postprocess")->create(nlohmann::json::parse(R"({"treshold": 0.3})"), {}).status().message(),
             "unknown parameter 'treshold' (known: threshold, box_threshold, unclip_ratio, max_candidates, min_size)");
