@@ -108,49 +108,40 @@ def test_sweep_arguments_are_checked(mlp_path):
         sweep(mlp_path, [], engines=ENGINES, client=False)
 
 
-def test_cli_shards_merge_into_the_whole_run(mlp_path, twinrt_bin, work_dir):
-    root = work_dir / "cli_cases"
-    for i, case in enumerate(cases(30, seed=5)):
+def compare_in_shards(mlp_path, twinrt_bin, work_dir, name, count, seed, shards):
+    """`twinrt compare` over `count` case folders, whole and as `shards` parts merged by `report merge`:
+    returns (case folder root, whole report, merged report, part paths)."""
+    root = work_dir / name
+    for i, case in enumerate(cases(count, seed=seed)):
         (root / f"case_{i:03d}").mkdir(parents=True)
         np.save(root / f"case_{i:03d}" / "x.npy", case["x"])
     compare = [twinrt_bin, "compare", mlp_path, "--engines", ",".join(ENGINES), "--cases", str(root)]
-    subprocess.run(compare + ["--json", str(work_dir / "whole.json")], check=True, capture_output=True)
-    for i in range(3):
-        subprocess.run(compare + ["--shard", f"{i}/3", "--json", str(work_dir / f"part{i}.json")], check=True,
-                       capture_output=True)
-    merged = subprocess.run([twinrt_bin, "report", "merge"] + [str(work_dir / f"part{i}.json") for i in range(3)] +
-                            ["--json", str(work_dir / "merged.json"), "--html", str(work_dir / "merged.html")],
-                            capture_output=True, text=True)
+    subprocess.run(compare + ["--json", str(work_dir / f"{name}_whole.json")], check=True, capture_output=True)
+    parts = [str(work_dir / f"{name}_part{i}.json") for i in range(shards)]
+    for i, part in enumerate(parts):
+        subprocess.run(compare + ["--shard", f"{i}/{shards}", "--json", part], check=True, capture_output=True)
+    merged = subprocess.run([twinrt_bin, "report", "merge", *parts, "--json", str(work_dir / f"{name}_merged.json"),
+                             "--html", str(work_dir / f"{name}_merged.html")], capture_output=True, text=True)
     assert merged.returncode == 0, merged.stderr
-    whole = json.loads((work_dir / "whole.json").read_text())
-    parts = json.loads((work_dir / "merged.json").read_text())
-    assert parts["cases"] == whole["cases"] == 30
-    assert json.loads((work_dir / "part1.json").read_text())["cases"] == 10
+    return (root, json.loads((work_dir / f"{name}_whole.json").read_text()),
+            json.loads((work_dir / f"{name}_merged.json").read_text()), parts)
+
+
+def test_cli_shards_merge_into_the_whole_run(mlp_path, twinrt_bin, work_dir):
+    _, whole, merged, parts = compare_in_shards(mlp_path, twinrt_bin, work_dir, "cli_cases", 30, 5, 3)
+    assert merged["cases"] == whole["cases"] == 30
+    assert json.loads(open(parts[1]).read())["cases"] == 10
 
     class Wrapped:
         def __init__(self, d):
             self.outputs = d["outputs"]
 
-    assert_same_metrics(Wrapped(parts), Wrapped(whole))
-    assert "<html" in (work_dir / "merged.html").read_text().lower()
+    assert_same_metrics(Wrapped(merged), Wrapped(whole))
+    assert "<html" in (work_dir / "cli_cases_merged.html").read_text().lower()
 
 
 def test_cli_merge_keeps_the_worst_cases(mlp_path, twinrt_bin, work_dir):
-    root = work_dir / "worst_cases"
-    for i, case in enumerate(cases(25, seed=11)):
-        (root / f"case_{i:03d}").mkdir(parents=True)
-        np.save(root / f"case_{i:03d}" / "x.npy", case["x"])
-    compare = [twinrt_bin, "compare", mlp_path, "--engines", ",".join(ENGINES), "--cases", str(root)]
-    subprocess.run(compare + ["--json", str(work_dir / "worst_whole.json")], check=True, capture_output=True)
-    parts = []
-    for i in range(2):
-        parts.append(str(work_dir / f"worst_part{i}.json"))
-        subprocess.run(compare + ["--shard", f"{i}/2", "--json", parts[-1]], check=True, capture_output=True)
-    html = work_dir / "worst_merged.html"
-    subprocess.run([twinrt_bin, "report", "merge", *parts, "--json", str(work_dir / "worst_merged.json"),
-                    "--html", str(html)], check=True, capture_output=True)
-    whole = json.loads((work_dir / "worst_whole.json").read_text())
-    merged = json.loads((work_dir / "worst_merged.json").read_text())
+    root, whole, merged, parts = compare_in_shards(mlp_path, twinrt_bin, work_dir, "worst_cases", 25, 11, 2)
     assert len(whole["worst_cases"]) == 10
     assert merged["worst_cases"] == whole["worst_cases"]
     assert merged["case_verdicts"] == whole["case_verdicts"]
@@ -164,7 +155,7 @@ def test_cli_merge_keeps_the_worst_cases(mlp_path, twinrt_bin, work_dir):
     # Shard 1 numbers its cases from 12 (25 * 1 // 2), as in the whole set.
     part1 = json.loads(open(parts[1]).read())
     assert all(c["case"] >= 12 and c["name"] == f"case_{c['case']:03d}" for c in part1["worst_cases"])
-    page = html.read_text()
+    page = (work_dir / "worst_cases_merged.html").read_text()
     assert "Worst cases" in page and worst["name"] in page and "x.npy" in page
 
 
