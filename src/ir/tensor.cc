@@ -180,6 +180,8 @@ Result<Tensor> Tensor::reshaped(std::vector<int64_t> shape) const {
   if (n != numel_)
     return invalid_argument("cannot reshape " + shape_to_string(shape_) + " to " +
                             shape_to_string(shape));
+  // A view allocates nothing, but an empty one may still have huge dims (memory_budget.h).
+  if (const auto& budget = BudgetScope::current()) TRY(budget->check(0, dtype_, shape));
   Tensor t = *this;
   t.shape_ = std::move(shape);
   return t;
