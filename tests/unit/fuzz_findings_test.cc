@@ -71,5 +71,26 @@ TEST(FuzzFindings, EmptyInitializerWithHugeDimsIsRefused) {
   expect_error(load(g).status(), "float32[1099511627776,3,0] is empty, but its other dims");
 }
 
+// fuzz_feeds: a float feed viewed at byte offset 1 reached Range's kernel, which read it
+// through a misaligned float pointer (UBSan). Views must be aligned for their type.
+TEST(FuzzFindings, MisalignedViewsAreRefused) {
+  class Bytes final : public Storage {
+   public:
+    std::byte* data() override { return bytes_; }
+    size_t size() const override { return sizeof bytes_; }
+
+   private:
+    alignas(16) std::byte bytes_[32] = {};
+  };
+  auto storage = std::make_shared<Bytes>();
+  expect_error(Tensor::view(DataType::kFloat, {2}, storage, 1).status(),
+               "cannot view storage at byte offset 1 as float32: its data must be aligned to 4 bytes");
+  expect_error(Tensor::view(DataType::kComplex128, {1}, storage, 4).status(), "aligned to 8 bytes");
+  EXPECT_TRUE(Tensor::view(DataType::kFloat, {2}, storage, 4).is_ok());
+  EXPECT_TRUE(Tensor::view(DataType::kComplex64, {1}, storage, 4).is_ok());
+  EXPECT_TRUE(Tensor::view(DataType::kUInt8, {2}, storage, 1).is_ok());
+  EXPECT_TRUE(Tensor::view(DataType::kFloat, {0}, storage, 1).is_ok());  // nothing is read
+}
+
 }  // namespace
 }  // namespace twinrt
