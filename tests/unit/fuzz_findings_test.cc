@@ -92,5 +92,32 @@ TEST(FuzzFindings, MisalignedViewsAreRefused) {
   EXPECT_TRUE(Tensor::view(DataType::kFloat, {0}, storage, 1).is_ok());  // nothing is read
 }
 
+// fuzz_graph: ConvInteger with a constant W of 0 input channels ([2,0,1,1]) packed it at load,
+// adding offsets to its null data (UBSan, in the sanitizer build of these tests); MatMulInteger
+// packs constant B the same way. Empty weights are not packed, and the products are zeros.
+TEST(FuzzFindings, EmptyInt8WeightsAreNotPacked) {
+  ir::Graph conv = graph({node("ConvInteger", {"x", "w"}, {"y"})},
+                         {tensor_info("x", DataType::kUInt8, std::vector<int64_t>{1, 0, 3, 3})},
+                         {tensor_info("y", DataType::kInt32)});
+  conv.initializers["w"] = make<uint8_t>({2, 0, 1, 1}, {});
+  conv.initializer_order = {"w"};
+  auto s = load(conv);
+  ASSERT_TRUE(s.is_ok()) << s.status().message();
+  auto y = (*s)->run({{"x", val<uint8_t>({1, 0, 3, 3}, {})}});
+  ASSERT_TRUE(y.is_ok()) << y.status().message();
+  EXPECT_EQ(values_of<int32_t>(y->at("y").tensor), std::vector<int32_t>(18, 0));
+
+  ir::Graph matmul = graph({node("MatMulInteger", {"a", "b"}, {"y"})},
+                           {tensor_info("a", DataType::kInt8, std::vector<int64_t>{2, 0})},
+                           {tensor_info("y", DataType::kInt32)});
+  matmul.initializers["b"] = make<int8_t>({0, 3}, {});
+  matmul.initializer_order = {"b"};
+  s = load(matmul);
+  ASSERT_TRUE(s.is_ok()) << s.status().message();
+  y = (*s)->run({{"a", val<int8_t>({2, 0}, {})}});
+  ASSERT_TRUE(y.is_ok()) << y.status().message();
+  EXPECT_EQ(values_of<int32_t>(y->at("y").tensor), std::vector<int32_t>(6, 0));
+}
+
 }  // namespace
 }  // namespace twinrt
