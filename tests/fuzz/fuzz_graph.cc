@@ -43,12 +43,13 @@ const std::vector<const OpSchema*>& ops_at(int opset) {
       size_t colon = name.rfind(':');
       std::string domain = colon == std::string::npos ? "" : name.substr(0, colon);
       std::string op = colon == std::string::npos ? name : name.substr(colon + 1);
+      const OpSchema* generic = nullptr;
       for (int opset = kMinOpset; opset <= kMaxOpset; ++opset) {
         int version = domain.empty() ? opset : 1;  // other domains are imported at version 1
         if (registry.find(domain, op, version).empty()) continue;
         const OpSchema* s = find_schema(domain, op, version);
         if (!s && (domain == ir::kInternalDomain || !find_schema(domain, op, kMaxOpset)))
-          s = generic_schema(domain, op);
+          s = generic ? generic : (generic = generic_schema(domain, op));
         if (s) t[opset].push_back(s);
       }
     }
