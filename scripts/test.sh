@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test: the loader's fuzzers (bounded), the sanitizer builds
+# Runs every test: the fuzzers (bounded), the sanitizer builds
 # (scripts/test-sanitizers.sh; TWINRT_SANITIZERS=0 skips them), then unit, CLI, crosscheck, ONNX conformance (both modes),
 # real models, the hostile-input corpus and the WebAssembly package (Node, Chromium) through
 # ctest, whose summary closes the output.
@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 bash scripts/build.sh
 # The WebAssembly variants of the npm package (js/dist/), for the js_* and browser tests.
 bash scripts/build-wasm.sh
-# ASan + UBSan + libFuzzer (clang-14), 30 s per target; libFuzzer's progress lines go to a log.
+# ASan + UBSan + libFuzzer (clang-14): loader, values, generated graphs and feeds, 20 s each;
+# libFuzzer's progress lines go to a log.
 mkdir -p build
-if ! TWINRT_FUZZ_JOBS=2 sh tests/fuzz/run.sh 30 > build/fuzz.log 2>&1; then
+if ! TWINRT_FUZZ_JOBS=2 sh tests/fuzz/run.sh 20 > build/fuzz.log 2>&1; then
   tail -n 40 build/fuzz.log
   echo "fuzzing found a problem: see build/fuzz.log and build-fuzz/fuzz-artifacts/" >&2
   exit 1

@@ -1,5 +1,7 @@
 #include "ir/memory_budget.h"
 
+#include <algorithm>
+
 namespace twinrt {
 namespace {
 
@@ -11,8 +13,23 @@ std::string describe(DataType dtype, const std::vector<int64_t>& shape) {
 
 }  // namespace
 
+Status check_empty_extent(size_t element_size, const std::vector<int64_t>& shape, const std::string& what,
+                          const ResourceLimits& limits) {
+  if (limits.max_tensor_bytes == 0 || std::find(shape.begin(), shape.end(), 0) == shape.end()) return Status::ok();
+  uint64_t extent = element_size;
+  for (int64_t d : shape) {
+    const uint64_t dim = d > 1 ? static_cast<uint64_t>(d) : 1;
+    extent = extent > UINT64_MAX / dim ? UINT64_MAX : extent * dim;
+  }
+  if (extent <= limits.max_tensor_bytes) return Status::ok();
+  return invalid_argument(what + " is empty, but its other dims would need " + format_bytes(extent) +
+                          ", more than the largest tensor allowed (" + format_bytes(limits.max_tensor_bytes) +
+                          "; --max-tensor-bytes)");
+}
+
 Status MemoryBudget::charge(uint64_t bytes, DataType dtype, const std::vector<int64_t>& shape) {
   TRY(check_tensor_bytes(bytes, describe(dtype, shape), limits_));
+  TRY(check_empty_extent(dtype_size(dtype), shape, describe(dtype, shape), limits_));
   const uint64_t before = used_.fetch_add(bytes, std::memory_order_relaxed);
   Status within = check_memory_bytes(before, bytes, describe(dtype, shape), limits_);
   if (!within) release(bytes);
@@ -21,6 +38,7 @@ Status MemoryBudget::charge(uint64_t bytes, DataType dtype, const std::vector<in
 
 Status MemoryBudget::check(uint64_t bytes, DataType dtype, const std::vector<int64_t>& shape) const {
   TRY(check_tensor_bytes(bytes, describe(dtype, shape), limits_));
+  TRY(check_empty_extent(dtype_size(dtype), shape, describe(dtype, shape), limits_));
   return check_memory_bytes(used_.load(std::memory_order_relaxed), bytes, describe(dtype, shape), limits_);
 }
 

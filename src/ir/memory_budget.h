@@ -8,12 +8,20 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ir/resource_limits.h"
 #include "twinrt/tensor.h"
 
 namespace twinrt {
+
+// An empty tensor holds nothing, but kernels still loop over its other dims: ArgMax spun
+// 2^40 times over a [1099511627776,3,0] feed. So a shape with a 0 is refused when its dims,
+// each 0 counted as 1, would need more than the largest tensor allowed. Non-empty shapes pass
+// here (check_tensor_bytes covers them); `what` names the tensor.
+Status check_empty_extent(size_t element_size, const std::vector<int64_t>& shape, const std::string& what,
+                          const ResourceLimits& limits);
 
 class MemoryBudget {
  public:

@@ -166,6 +166,14 @@ Result<Tensor> Tensor::view(DataType dtype, std::vector<int64_t> shape,
       static_cast<size_t>(n) * esize > storage->size() - byte_offset)
     return invalid_argument("tensor of shape " + shape_to_string(shape) + " (" +
                             dtype_name(dtype) + ") does not fit its storage");
+  // Kernels read elements through typed pointers: a misaligned one is undefined behaviour
+  // (found by fuzzing a float feed viewed at byte offset 1).
+  const size_t align = dtype == DataType::kComplex64 || dtype == DataType::kComplex128 ? esize / 2
+                                                                                       : std::min<size_t>(esize, 8);
+  if (n > 0 && reinterpret_cast<uintptr_t>(storage->data() + byte_offset) % align != 0)
+    return invalid_argument(std::string("cannot view storage at byte offset ") + std::to_string(byte_offset) +
+                            " as " + dtype_name(dtype) + ": its data must be aligned to " + std::to_string(align) +
+                            " bytes");
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);
@@ -180,6 +188,8 @@ Result<Tensor> Tensor::reshaped(std::vector<int64_t> shape) const {
   if (n != numel_)
     return invalid_argument("cannot reshape " + shape_to_string(shape_) + " to " +
                             shape_to_string(shape));
+  // A view allocates nothing, but an empty one may still have huge dims (memory_budget.h).
+  if (const auto& budget = BudgetScope::current()) TRY(budget->check(0, dtype_, shape));
   Tensor t = *this;
   t.shape_ = std::move(shape);
   return t;

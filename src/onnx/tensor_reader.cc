@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/bool_values.h"
+#include "ir/memory_budget.h"
 #include "onnx/external_data.h"
 #include "onnx/file_bytes.h"
 #include "onnx/proto_fields.h"
@@ -210,6 +211,7 @@ Result<Tensor> build_tensor(const TensorFields& t, ReadContext& ctx) {
     return invalid_model("dims " + shape_to_string(t.dims) + " are too large");
   const size_t nbytes = static_cast<size_t>(numel) * esize;
   TRY(charge_tensor(ctx, nbytes, std::string(dtype_name(dtype)) + shape_to_string(t.dims)));
+  TRY(check_empty_extent(esize, t.dims, std::string(dtype_name(dtype)) + shape_to_string(t.dims), ctx.options.limits));
 
   if (t.data_location == tensor_proto::kLocationExternal) {
     if (dtype == DataType::kString)

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "ir/memory_budget.h"
+
 namespace twinrt {
 namespace {
 
@@ -34,6 +36,18 @@ uint64_t value_bytes(const Value& v) {
   return 0;
 }
 
+Status check_empty_extents(const Value& v, const std::string& what, const ResourceLimits& limits) {
+  switch (v.kind) {
+    case Value::Kind::kTensor: return check_empty_extent(dtype_size(v.tensor.dtype()), v.tensor.shape(), what, limits);
+    case Value::Kind::kSequence:
+      for (const Tensor& t : v.sequence) TRY(check_empty_extent(dtype_size(t.dtype()), t.shape(), what, limits));
+      return Status::ok();
+    case Value::Kind::kOptional: return v.optional ? check_empty_extents(*v.optional, what, limits) : Status::ok();
+    case Value::Kind::kNone: return Status::ok();
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 uint64_t constant_bytes(const Subgraph& g) {
@@ -62,6 +76,7 @@ Result<uint64_t> check_feed_sizes(const std::map<std::string, Value>& feeds, con
   for (const auto& [name, v] : feeds) {
     const uint64_t bytes = value_bytes(v);
     TRY(check_tensor_bytes(bytes, "input '" + name + "'", limits));
+    TRY(check_empty_extents(v, "input '" + name + "'", limits));
     total += bytes;
   }
   TRY(check_memory_bytes(constant_bytes(g), total, "the inputs", limits));

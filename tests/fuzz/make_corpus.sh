@@ -1,10 +1,13 @@
 #!/bin/sh
 # Seeds the loader fuzzers with small real files from libonnx-testdata.
-#   make_corpus.sh OUT_DIR   -> OUT_DIR/model (model.onnx files), OUT_DIR/value (.pb files)
+# The graph and feed fuzzers read their bytes through FuzzedDataProvider, so any bytes are
+# seeds for them: slices of the same files (their kept corpora in tests/fuzz/corpus/ matter more).
+#   make_corpus.sh OUT_DIR   -> OUT_DIR/model (model.onnx files), OUT_DIR/value (.pb files),
+#                               OUT_DIR/graph, OUT_DIR/feeds
 set -eu
 out=${1:?usage: make_corpus.sh OUT_DIR}
 data=${TWINRT_ONNX_TESTDATA:-/usr/share/libonnx-testdata/data}
-mkdir -p "$out/model" "$out/value"
+mkdir -p "$out/model" "$out/value" "$out/graph" "$out/feeds"
 if [ ! -d "$data" ]; then
   echo "make_corpus.sh: no test data at $data; fuzzing starts from an empty corpus" >&2
   exit 0
@@ -28,4 +31,10 @@ done
 find "$data/simple" -name model.onnx -size -8k | sort | head -n 8 | while read -r m; do
   cp "$m" "$out/model/simple_$(basename "$(dirname "$m")").onnx"
 done
-echo "corpus: $(ls "$out/model" | wc -l) models, $(ls "$out/value" | wc -l) values in $out"
+for f in "$out"/model/test_*.onnx; do
+  name=$(basename "$f" .onnx)
+  head -c 96 "$f" > "$out/graph/$name"
+  tail -c 64 "$f" > "$out/feeds/$name"
+done
+echo "corpus: $(ls "$out/model" | wc -l) models, $(ls "$out/value" | wc -l) values," \
+  "$(ls "$out/graph" | wc -l) graph and $(ls "$out/feeds" | wc -l) feed seeds in $out"

@@ -10,7 +10,8 @@ bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8;
 }  // namespace
 
 std::optional<I8Weights> pack_matmul_weights(Isa isa, const Tensor& b) {
-  if (!is_8bit(b.dtype()) || b.rank() != 2) return std::nullopt;
+  // Empty weights have nothing to pack (packing them did pointer arithmetic on null data).
+  if (!is_8bit(b.dtype()) || b.rank() != 2 || b.numel() == 0) return std::nullopt;
   I8Weights w;
   w.kernel = &kernels::i8_gemm_kernel(isa);
   w.src_unsigned = b.dtype() == DataType::kUInt8;
@@ -21,7 +22,8 @@ std::optional<I8Weights> pack_matmul_weights(Isa isa, const Tensor& b) {
 }
 
 std::optional<I8Weights> pack_conv_weights(Isa isa, const Tensor& w, int64_t group) {
-  if (!is_8bit(w.dtype()) || w.rank() < 3 || group < 1 || w.dim(0) % group != 0) return std::nullopt;
+  if (!is_8bit(w.dtype()) || w.rank() < 3 || group < 1 || w.dim(0) % group != 0 || w.numel() == 0)
+    return std::nullopt;
   I8Weights out;
   out.kernel = &kernels::i8_gemm_kernel(isa);
   out.src_unsigned = w.dtype() == DataType::kUInt8;
