@@ -7,6 +7,7 @@
 
 #include "kernels/math/half.h"
 #include "onnx/writer.h"
+#include "ops/common/dispatch.h"
 #include "twinrt/limits.h"
 
 namespace twinrt::fuzz {
@@ -65,25 +66,13 @@ Tensor random_tensor(FuzzedDataProvider& in, DataType dtype, const std::vector<i
   if (!made) return Tensor{};
   Tensor t = std::move(*made);
   int64_t n = t.numel();
-  switch (dtype) {
-    case DataType::kFloat: fill(in, t.data<float>(), n); break;
-    case DataType::kDouble: fill(in, t.data<double>(), n); break;
-    case DataType::kFloat16: fill(in, t.data<Float16>(), n); break;
-    case DataType::kBFloat16: fill(in, t.data<BFloat16>(), n); break;
-    case DataType::kInt8: fill(in, t.data<int8_t>(), n); break;
-    case DataType::kInt16: fill(in, t.data<int16_t>(), n); break;
-    case DataType::kInt32: fill(in, t.data<int32_t>(), n); break;
-    case DataType::kInt64: fill(in, t.data<int64_t>(), n); break;
-    case DataType::kUInt8: fill(in, t.data<uint8_t>(), n); break;
-    case DataType::kUInt16: fill(in, t.data<uint16_t>(), n); break;
-    case DataType::kUInt32: fill(in, t.data<uint32_t>(), n); break;
-    case DataType::kUInt64: fill(in, t.data<uint64_t>(), n); break;
-    case DataType::kBool: fill(in, t.data<bool>(), n); break;
-    case DataType::kString: fill(in, t.data<std::string>(), n); break;
-    case DataType::kComplex64: fill(in, t.data<std::complex<float>>(), n); break;
-    case DataType::kComplex128: fill(in, t.data<std::complex<double>>(), n); break;
-    default: break;
-  }
+  // Every type dispatch() knows, and the complex ones it does not.
+  if (dtype == DataType::kComplex64) fill(in, t.data<std::complex<float>>(), n);
+  else if (dtype == DataType::kComplex128) fill(in, t.data<std::complex<double>>(), n);
+  else (void)dispatch<kAllTypes>(dtype, [&](auto* tag) {
+      fill(in, t.data<std::remove_pointer_t<decltype(tag)>>(), n);
+      return Status::ok();
+    });
   return t;
 }
 
