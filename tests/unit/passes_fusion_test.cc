@@ -107,6 +107,34 @@ TEST(PassesFusion, FusedResidualGivesTheSeparateOpsBits) {
         }
 }
 
+// y = Relu(depthwise Conv(x, W, B)): the depthwise kernel clamps each plane as it is made.
+ir::Model depthwise_relu(int64_t channels) {
+  ir::Graph g = graph({node("Conv", {"x", "w", "b"}, {"c"}, {ints_attr("pads", {1, 1, 1, 1}), int_attr("group", channels)}),
+                       node("Relu", {"c"}, {"y"})},
+                      {tensor_info("x", DataType::kFloat)}, {tensor_info("y", DataType::kFloat)});
+  g.initializers["w"] = random_tensor<float>({channels, 1, 3, 3}, 8);
+  g.initializers["b"] = random_tensor<float>({channels}, 9);
+  g.initializer_order = {"w", "b"};
+  ir::Model m;
+  m.ir_version = 8;
+  m.opset_imports[""] = 17;
+  m.graph = std::make_shared<ir::Graph>(std::move(g));
+  return m;
+}
+
+TEST(PassesFusion, DepthwiseConvReluGivesTheSeparateOpsBits) {
+  ir::Model optimized = depthwise_relu(8);
+  passes::optimize(optimized, OptimizationLevel::kAll, Mode::kExact);
+  ASSERT_EQ(optimized.graph->nodes.size(), 1u);
+  ASSERT_TRUE(optimized.graph->nodes[0].fused_clamp.has_value());
+  const Tensor x = random_tensor<float>({2, 8, 9, 13}, 11);
+  for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference}) {
+    const Tensor fused = run_model(depthwise_relu(8), mode, OptimizationLevel::kAll, {{"x", x}}, 2);
+    const Tensor separate = run_model(depthwise_relu(8), mode, OptimizationLevel::kNone, {{"x", x}}, 1);
+    EXPECT_TRUE(same_bits(fused, separate)) << mode_name(mode);
+  }
+}
+
 TEST(PassesFusion, Float16ResidualRoundsTheConvFirst) {
   const Tensor x = random_tensor<Float16>({1, 3, 6, 6}, 4);
   const Tensor r = random_tensor<Float16>({1, 40, 6, 6}, 5);

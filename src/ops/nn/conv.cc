@@ -123,11 +123,11 @@ class ConvKernel final : public OpKernel {
     if constexpr (std::is_same_v<C, T>) residual = r ? r->data<T>() : nullptr;
     bool epilogue_done = false, post_done = false;
     if constexpr (std::is_same_v<C, float>) {
-      if (plan.in_per_group() == 1 && plan.window.rank() == 2 && !residual && !clamp) {
-        run_depthwise(pool, plan, xv.data(), wv.data(), bias, yv.data(), post);
-        post_done = true;
+      if (plan.in_per_group() == 1 && plan.window.rank() == 2 && !r) {
+        run_depthwise(pool, plan, xv.data(), wv.data(), bias, clamp, yv.data(), post);
+        epilogue_done = post_done = true;
       } else if (plan.in_per_group() == 1 && plan.window.rank() == 2) {
-        run_depthwise(pool, plan, xv.data(), wv.data(), bias, yv.data(), ChannelProgram{});
+        run_depthwise(pool, plan, xv.data(), wv.data(), bias, std::nullopt, yv.data(), ChannelProgram{});
       } else if (mode_ != Mode::kReference) {
         TRY(run_tiles(pool, plan, xv.data(), packed_.match(w), wv.data(), bias, residual, clamp, yv.data(), post));
         epilogue_done = post_done = true;
@@ -235,9 +235,10 @@ class ConvKernel final : public OpKernel {
     });
   }
 
-  // One input channel per group (depthwise): a direct per-plane kernel, no im2col copy.
+  // One input channel per group (depthwise): a direct per-plane kernel, no im2col copy;
+  // the fused clamp and the folded group run on each plane while it is in cache.
   void run_depthwise(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const float* weights, const float* bias,
-                     float* out, const ChannelProgram& post) const {
+                     const std::optional<ir::FusedClamp>& clamp, float* out, const ChannelProgram& post) const {
     const kernels::ImageWindow w = plan.window.image();
     const int64_t mg = plan.out_per_group(), taps = plan.taps();
     const int64_t in_size = plan.window.in_size(), out_size = plan.window.out_size();
@@ -246,7 +247,8 @@ class ConvKernel final : public OpKernel {
         const int64_t n = t / plan.out_channels, oc = t % plan.out_channels;
         depthwise_(w, x + (n * plan.in_channels + oc / mg) * in_size, weights + oc * taps, bias ? bias[oc] : 0.0f,
                out + t * out_size);
-        if (post.active()) post.apply(out + t * out_size, out_size, oc);  // while the plane is in cache
+        if (clamp) nn::clamp_values(*clamp, out + t * out_size, out_size);
+        if (post.active()) post.apply(out + t * out_size, out_size, oc);
       }
     });
   }

@@ -31,17 +31,20 @@ void apply_fused_residual(ThreadPool& pool, const C* r, C* y, int64_t n) {
 
 // Branch-free: an absent bound is one no value crosses (numeric.h), and NaN fails both tests.
 template <class C>
+void clamp_values(const ir::FusedClamp& clamp, C* y, int64_t n) {
+  const C lo = clamp.min ? static_cast<C>(*clamp.min) : no_lower_bound<C>();
+  const C hi = clamp.max ? static_cast<C>(*clamp.max) : no_upper_bound<C>();
+  for (int64_t i = 0; i < n; ++i) {
+    C v = y[i];
+    v = v < lo ? lo : v;
+    y[i] = v > hi ? hi : v;
+  }
+}
+
+template <class C>
 void apply_fused_clamp(ThreadPool& pool, const std::optional<ir::FusedClamp>& clamp, C* y, int64_t n) {
   if (!clamp) return;
-  const C lo = clamp->min ? static_cast<C>(*clamp->min) : no_lower_bound<C>();
-  const C hi = clamp->max ? static_cast<C>(*clamp->max) : no_upper_bound<C>();
-  pool.parallel_for(n, 1 << 14, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      C v = y[i];
-      v = v < lo ? lo : v;
-      y[i] = v > hi ? hi : v;
-    }
-  });
+  pool.parallel_for(n, 1 << 14, [&](int64_t begin, int64_t end) { clamp_values(*clamp, y + begin, end - begin); });
 }
 
 }  // namespace twinrt::nn
