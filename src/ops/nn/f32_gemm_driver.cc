@@ -48,17 +48,20 @@ Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, in
   t.m_chunk = std::clamp<int64_t>(kABlockBytes / (t.kc * kernel.mr * 4), 1, t.m_panels);
   t.n_chunk = std::clamp<int64_t>(kBBlockBytes / (t.kc * kernel.nr * 4), 1, t.n_panels);
   t.a_outer = p.b.packed && !p.a.packed;
-  // Tasks split the outer operand first (each packs only its own blocks of it), then the
-  // inner one when that leaves threads idle.
+  // Tasks that split the rows of C each read all of B, tasks that split its columns all of
+  // A: split first the dimension that repeats the smaller operand (one packed while running
+  // counts double: it is written and read again), then the other when threads are idle.
   const bool serial = threads <= 1 || p.m * p.n * std::max<int64_t>(p.k, 1) < kSerialWork;
   const int64_t want = serial ? 1 : int64_t{threads} * 3;
-  const int64_t outer_panels = t.a_outer ? t.m_panels : t.n_panels;
-  const int64_t inner_panels = t.a_outer ? t.n_panels : t.m_panels;
-  const int64_t outer_tasks = std::min(outer_panels, want);
-  const int64_t inner_tasks = std::min(inner_panels, ceil_div(want, outer_tasks));
-  const int64_t outer_size = ceil_div(outer_panels, outer_tasks), inner_size = ceil_div(inner_panels, inner_tasks);
-  t.group_panels = t.a_outer ? outer_size : inner_size;
-  t.block_panels = t.a_outer ? inner_size : outer_size;
+  const int64_t a_cost = p.m * (p.a.packed ? 1 : 2), b_cost = p.n * (p.b.packed ? 1 : 2);
+  const bool columns_first = a_cost <= b_cost;
+  const int64_t first_panels = columns_first ? t.n_panels : t.m_panels;
+  const int64_t second_panels = columns_first ? t.m_panels : t.n_panels;
+  const int64_t first_tasks = std::min(first_panels, want);
+  const int64_t second_tasks = std::min(second_panels, ceil_div(want, first_tasks));
+  const int64_t first_size = ceil_div(first_panels, first_tasks), second_size = ceil_div(second_panels, second_tasks);
+  t.group_panels = columns_first ? second_size : first_size;
+  t.block_panels = columns_first ? first_size : second_size;
   t.m_groups = ceil_div(t.m_panels, t.group_panels);
   t.n_blocks = ceil_div(t.n_panels, t.block_panels);
   return t;
