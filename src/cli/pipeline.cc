@@ -37,6 +37,12 @@ int run_pipeline(const PipelineFlags& flags) {
   for (int r = 0; r < flags.runs; ++r) {
     auto result = (*p)->run(*inputs);
     if (!result) return report_error(result.status());
+    // Only the first run's values (--trace) and the last's outputs are used: a long stream
+    // must not keep every chunk's values.
+    if (runs.size() > 1) {
+      runs.back().outputs.clear();
+      for (auto& stage : runs.back().stages) stage.outputs.clear();
+    }
     runs.push_back(std::move(result).value());
   }
   const std::vector<StageTiming> timings = stage_timings(**p, runs);
