@@ -12,7 +12,7 @@ DEB_PACKAGES=(
   python3-torch python3-torchvision
   python3-dev python3-pybind11 python3-pip python3-setuptools python3-wheel python3-pytest python3-distributed
   emscripten node-acorn chromium brotli
-  python3-pil fonts-dejavu-core fonts-liberation
+  python3-pil fonts-dejavu-core fonts-liberation espeak-ng
 )
 missing=()
 for p in "${DEB_PACKAGES[@]}"; do

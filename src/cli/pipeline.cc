@@ -37,16 +37,24 @@ int run_pipeline(const PipelineFlags& flags) {
   for (int r = 0; r < flags.runs; ++r) {
     auto result = (*p)->run(*inputs);
     if (!result) return report_error(result.status());
+    // Only the first run's values (--trace) and the last's outputs are used: a long stream
+    // must not keep every chunk's values.
+    if (runs.size() > 1) {
+      runs.back().outputs.clear();
+      for (auto& stage : runs.back().stages) stage.outputs.clear();
+    }
     runs.push_back(std::move(result).value());
   }
   const std::vector<StageTiming> timings = stage_timings(**p, runs);
   if (!flags.trace_dir.empty())
     if (Status st = write_trace(flags.trace_dir, runs.front()); !st) return report_error(st);
+  // The outputs of the last run: with carried state (streaming) that is the final answer;
+  // without state every run gives the same outputs.
   if (flags.json) {
-    std::printf("%s\n", report_json(**p, runs.front(), timings).dump(2).c_str());
+    std::printf("%s\n", report_json(**p, runs.back(), timings).dump(2).c_str());
     return kExitOk;
   }
-  print_outputs(runs.front(), (*p)->spec().outputs);
+  print_outputs(runs.back(), (*p)->spec().outputs);
   print_timings(timings);
   return kExitOk;
 }
@@ -63,7 +71,7 @@ Command add_pipeline_command(CLI::App& root) {
   run->add_flag("--json", flags->json, "print outputs and timings as JSON");
   run->add_option("--trace", flags->trace_dir, "write every stage's values to DIR (.npy) with a summary line each");
   run->add_option("--engine", flags->engine, "run every model stage on this engine (twinrt, twinrt-ref, ort, ort-web, ...)");
-  run->add_option("--runs", flags->runs, "run the pipeline N times: cold = first run, warm = median of the others");
+  run->add_option("--runs", flags->runs, "run the pipeline N times (state carried; outputs of the last run): cold = first run, warm = median of the others");
   CLI::App* compare = cmd->add_subcommand("compare", "Run the pipeline on several engines; compare every stage's values and the final outputs");
   compare->add_option("PIPE", flags->file, "pipeline file (JSON)")->required();
   compare->add_option("--input", flags->inputs, "NAME=FILE: a .npy tensor, or any other file as bytes (e.g. an image)");

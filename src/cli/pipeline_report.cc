@@ -78,6 +78,16 @@ std::vector<std::string> value_strings(const PipelineValue& v) {
   return strings;
 }
 
+// The rows of a small float32 matrix (speech segments, a few scores): short enough to read.
+static void print_small_rows(const Tensor& t) {
+  if (t.dtype() != DataType::kFloat || t.rank() != 2 || t.numel() > 64) return;
+  for (int64_t r = 0; r < t.dim(0); ++r) {
+    std::printf("  [%lld]", static_cast<long long>(r));
+    for (int64_t c = 0; c < t.dim(1); ++c) std::printf(" %g", static_cast<double>(t.data<float>()[r * t.dim(1) + c]));
+    std::printf("\n");
+  }
+}
+
 void print_outputs(const pipeline::RunResult& result, const std::vector<std::string>& order) {
   for (const std::string& name : order) {
     const PipelineValue& v = result.outputs.at(name);
@@ -91,6 +101,7 @@ void print_outputs(const pipeline::RunResult& result, const std::vector<std::str
       for (size_t i = 0; i < v.items.size(); ++i) std::printf("  [%zu] %s\n", i, summary(v.items[i]).c_str());
     } else {
       std::printf("%s: %s\n", name.c_str(), summary(v.tensor()).c_str());
+      print_small_rows(v.tensor());
     }
   }
 }

@@ -68,6 +68,31 @@ test('state is carried from one run to the next, as natively', async () => {
   if (nativeAvailable()) {
     const native = spawnSync(NATIVE, ['pipeline', 'run', file, '--runs', '3', '--json'], { encoding: 'utf8' });
     assert.strictEqual(native.status, 0, native.stderr);
-    assert.strictEqual(JSON.parse(native.stdout).outputs.next.data[0], firsts[0]);
+    assert.strictEqual(JSON.parse(native.stdout).outputs.next.data[0], firsts[2]);  // the last run's outputs
   }
+});
+
+// The VAD example streamed chunk by chunk in twinrt-web: the same segments as the native CLI.
+const VAD = path.join(ROOT, 'examples/vad/vad.json');
+const VAD_MODEL = path.join(ROOT, 'tools/node_modules/@ricky0123/vad-web/dist/silero_vad_v5.onnx');
+const haveEspeak = spawnSync('sh', ['-c', 'command -v espeak-ng']).status === 0;
+test('VAD streaming: the same speech segments as the native CLI', { skip: (!fs.existsSync(VAD_MODEL) && 'npm @ricky0123/vad-web is not installed') || (!haveEspeak && 'espeak-ng is not installed') }, async () => {
+  assert.ok(nativeAvailable(), `the native CLI ${NATIVE} is needed as the oracle`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'twinrt-vad-'));
+  const wav = path.join(dir, 'speech.wav'), spans = path.join(dir, 'speech.json');
+  const made = spawnSync('/usr/bin/python3', [path.join(ROOT, 'tools/make_vad_audio.py'), wav, '--spans', spans], { encoding: 'utf8' });
+  assert.strictEqual(made.status, 0, made.stderr);
+  const runs = Math.ceil(JSON.parse(fs.readFileSync(spans, 'utf8')).samples / 512) + 1;
+  const native = spawnSync(NATIVE, ['pipeline', 'run', VAD, '--json', '--runs', String(runs), '--input', `audio=${wav}`], { encoding: 'utf8' });
+  assert.strictEqual(native.status, 0, native.stderr);
+  const nativeSegments = JSON.parse(native.stdout).outputs.segments.data;
+  assert.strictEqual(nativeSegments.length, 4, JSON.stringify(nativeSegments));
+
+  const p = await Pipeline.create(VAD);
+  const audio = new Uint8Array(fs.readFileSync(wav));
+  let last;
+  for (let i = 0; i < runs; i++) last = await p.run({ audio });
+  assert.deepStrictEqual(Array.from(last.outputs.segments.data), nativeSegments);
+  await p.release();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
