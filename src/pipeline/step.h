@@ -51,6 +51,7 @@ Result<int> int_param(const nlohmann::json& params, const std::string& key, int 
 Result<std::vector<double>> numbers_param(const nlohmann::json& params, const std::string& key,
                                           std::vector<double> fallback);
 Result<std::string> string_param(const nlohmann::json& params, const std::string& key, const std::string& fallback);
+Result<bool> bool_param(const nlohmann::json& params, const std::string& key, bool fallback);
 // The lines of the text file named by parameter `key` (a path relative to the pipeline
 // file), without line ends; for dictionaries and label lists.
 Result<std::vector<std::string>> lines_param(const nlohmann::json& params, const std::string& key,

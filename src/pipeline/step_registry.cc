@@ -68,6 +68,12 @@ Result<std::string> string_param(const nlohmann::json& params, const std::string
   return params[key].get<std::string>();
 }
 
+Result<bool> bool_param(const nlohmann::json& params, const std::string& key, bool fallback) {
+  if (!params.contains(key)) return fallback;
+  if (!params[key].is_boolean()) return invalid_argument("parameter '" + key + "' must be true or false, got " + params[key].dump());
+  return params[key].get<bool>();
+}
+
 Result<std::vector<std::string>> lines_param(const nlohmann::json& params, const std::string& key,
                                              const StepContext& context) {
   ASSIGN_OR_RETURN(std::string path, string_param(params, key, ""));

@@ -92,14 +92,6 @@ ir::Node make_node(const std::string& op, const std::string& name, std::vector<s
   return n;
 }
 
-ir::Attribute int_attribute(const std::string& name, int64_t value) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kInt;
-  a.i = value;
-  return a;
-}
-
 const Tensor* constant(const ir::Graph& g, const std::string& value) {
   auto it = g.initializers.find(value);
   return it == g.initializers.end() ? nullptr : &it->second;

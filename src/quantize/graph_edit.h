@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/attributes.h"
 #include "ir/ir.h"
 #include "twinrt/tensor.h"
 
@@ -43,7 +44,7 @@ class GraphEditor {
 
 ir::Node make_node(const std::string& op, const std::string& name, std::vector<std::string> inputs,
                    std::vector<std::string> outputs, std::vector<ir::Attribute> attributes = {});
-ir::Attribute int_attribute(const std::string& name, int64_t value);
+using ir::int_attribute;
 // The constant tensor named `value` (an initializer), or null.
 const Tensor* constant(const ir::Graph& g, const std::string& value);
 

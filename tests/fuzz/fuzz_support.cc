@@ -86,30 +86,6 @@ DataType random_dtype(FuzzedDataProvider& in) {
   return static_cast<DataType>(in.ConsumeIntegralInRange(1, 16));
 }
 
-ir::Attribute int_attribute(const std::string& name, int64_t v) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kInt;
-  a.i = v;
-  return a;
-}
-
-ir::Attribute ints_attribute(const std::string& name, std::vector<int64_t> v) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kInts;
-  a.ints = std::move(v);
-  return a;
-}
-
-ir::Attribute string_attribute(const std::string& name, std::string v) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kString;
-  a.s = std::move(v);
-  return a;
-}
-
 ir::Node make_node(std::string op_type, std::vector<std::string> inputs, std::vector<std::string> outputs,
                    std::vector<ir::Attribute> attributes, std::string domain) {
   ir::Node n;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/attributes.h"
 #include "ir/ir.h"
 #include "twinrt/session.h"
 
@@ -37,9 +38,9 @@ int64_t random_int(FuzzedDataProvider& in);
 double random_real(FuzzedDataProvider& in);
 
 // Model building.
-ir::Attribute int_attribute(const std::string& name, int64_t v);
-ir::Attribute ints_attribute(const std::string& name, std::vector<int64_t> v);
-ir::Attribute string_attribute(const std::string& name, std::string v);
+using ir::int_attribute;
+using ir::ints_attribute;
+using ir::string_attribute;
 ir::Node make_node(std::string op_type, std::vector<std::string> inputs, std::vector<std::string> outputs,
                    std::vector<ir::Attribute> attributes = {}, std::string domain = "");
 ir::ValueInfo value_info(std::string name, ir::TypeInfo type);

@@ -15,67 +15,21 @@
 #include <string>
 #include <vector>
 
+#include "ir/attributes.h"
 #include "ir/ir.h"
 #include "runtime/session_impl.h"
 
 namespace twinrt::control_testing {
 
-inline ir::Attribute int_attr(const std::string& name, int64_t v) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kInt;
-  a.i = v;
-  return a;
-}
-inline ir::Attribute ints_attr(const std::string& name, std::vector<int64_t> v) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kInts;
-  a.ints = std::move(v);
-  return a;
-}
-inline ir::Attribute float_attr(const std::string& name, float v) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kFloat;
-  a.f = v;
-  return a;
-}
-inline ir::Attribute floats_attr(const std::string& name, std::vector<float> v) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kFloats;
-  a.floats = std::move(v);
-  return a;
-}
-inline ir::Attribute string_attr(const std::string& name, std::string v) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kString;
-  a.s = std::move(v);
-  return a;
-}
-inline ir::Attribute strings_attr(const std::string& name, std::vector<std::string> v) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kStrings;
-  a.strings = std::move(v);
-  return a;
-}
-inline ir::Attribute graph_attr(const std::string& name, ir::Graph g) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kGraph;
-  a.g = std::make_shared<ir::Graph>(std::move(g));
-  return a;
-}
-inline ir::Attribute type_attr(const std::string& name, ir::TypeInfo t) {
-  ir::Attribute a;
-  a.name = name;
-  a.type = ir::Attribute::Type::kTypeProto;
-  a.type_protos.push_back(std::move(t));
-  return a;
-}
+// The attribute builders of ir/attributes.h under the short names these tests use.
+inline constexpr auto& int_attr = ir::int_attribute;
+inline constexpr auto& ints_attr = ir::ints_attribute;
+inline constexpr auto& float_attr = ir::float_attribute;
+inline constexpr auto& floats_attr = ir::floats_attribute;
+inline constexpr auto& string_attr = ir::string_attribute;
+inline constexpr auto& strings_attr = ir::strings_attribute;
+inline constexpr auto& graph_attr = ir::graph_attribute;
+inline constexpr auto& type_attr = ir::type_attribute;
 
 inline ir::Node node(std::string op, std::vector<std::string> inputs, std::vector<std::string> outputs,
                      std::vector<ir::Attribute> attrs = {}, std::string domain = "") {

@@ -54,10 +54,8 @@ Result<std::unique_ptr<Step>> create(const nlohmann::json& params, const StepCon
   while (!lines.empty() && lines.back().empty()) lines.pop_back();  // a final newline
   std::vector<std::string> classes = {""};
   classes.insert(classes.end(), lines.begin(), lines.end());
-  if (params.contains("space")) {
-    if (!params["space"].is_boolean()) return invalid_argument("parameter 'space' must be true or false");
-    if (params["space"].get<bool>()) classes.push_back(" ");
-  }
+  ASSIGN_OR_RETURN(bool space, bool_param(params, "space", false));
+  if (space) classes.push_back(" ");
   return std::unique_ptr<Step>(new CtcDecode(std::move(classes)));
 }
 

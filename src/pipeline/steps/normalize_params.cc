@@ -9,10 +9,7 @@ Result<parity::PreprocessSpec> normalize_params(const nlohmann::json& params) {
   ASSIGN_OR_RETURN(spec.std, numbers_param(params, "std", {1, 1, 1}));
   for (double s : spec.std)
     if (s == 0) return invalid_argument("parameter 'std' must not contain 0");
-  if (params.contains("bgr")) {
-    if (!params["bgr"].is_boolean()) return invalid_argument("parameter 'bgr' must be true or false");
-    spec.bgr = params["bgr"].get<bool>();
-  }
+  ASSIGN_OR_RETURN(spec.bgr, bool_param(params, "bgr", spec.bgr));
   return spec;
 }
 

@@ -57,11 +57,7 @@ Result<std::unique_ptr<Step>> create(const nlohmann::json& params, const StepCon
   ASSIGN_OR_RETURN(std::vector<std::string> labels, lines_param(params, "labels", context));
   while (!labels.empty() && labels.back().empty()) labels.pop_back();
   ASSIGN_OR_RETURN(int k, int_param(params, "k", 5, 1));
-  bool softmax = false;
-  if (params.contains("softmax")) {
-    if (!params["softmax"].is_boolean()) return invalid_argument("parameter 'softmax' must be true or false");
-    softmax = params["softmax"].get<bool>();
-  }
+  ASSIGN_OR_RETURN(bool softmax, bool_param(params, "softmax", false));
   return std::unique_ptr<Step>(new TopK(std::move(labels), k, softmax));
 }
 

@@ -99,11 +99,7 @@ Result<std::unique_ptr<Step>> create(const nlohmann::json& params, const StepCon
   if (iou_threshold < 0 || iou_threshold > 1)
     return invalid_argument("parameter 'iou_threshold' must be in [0, 1], got " + std::to_string(iou_threshold));
   ASSIGN_OR_RETURN(int max_detections, int_param(params, "max_detections", 300, 1));
-  bool class_agnostic = false;
-  if (params.contains("class_agnostic")) {
-    if (!params["class_agnostic"].is_boolean()) return invalid_argument("parameter 'class_agnostic' must be true or false");
-    class_agnostic = params["class_agnostic"].get<bool>();
-  }
+  ASSIGN_OR_RETURN(bool class_agnostic, bool_param(params, "class_agnostic", false));
   return std::unique_ptr<Step>(
       new YoloNms(format == "yolov8", score_threshold, iou_threshold, max_detections, class_agnostic));
 }
