@@ -40,4 +40,8 @@ struct ParamLayout {
 Result<ParamLayout> param_layout(const std::vector<int64_t>& shape, int64_t axis, const Tensor& params,
                                  const std::string& what);
 
+// DynamicQuantizeLinear: a uint8 scale and zero point covering [min(x, 0), max(x, 0)]
+// (float32 arithmetic, as the spec's reference) and x quantized with them into out.
+void dynamic_quantize(const float* x, int64_t n, uint8_t* out, float& scale, uint8_t& zero);
+
 }  // namespace twinrt::quant
