@@ -95,6 +95,24 @@ def symbolic_inputs(path, out_name):
     return out
 
 
+def check_matmul_against_numpy(tag, path, feeds):
+    """MatMulIntegerToFloat computed exactly in int64 by numpy (A, B and scales from the model)."""
+    m = onnx.load(path)
+    init = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    b = feeds.get("b", init.get("b"))
+    acc = (feeds["a"].astype(np.int64) - int(init["az"])) @ (b.astype(np.int64) - init["bz"].astype(np.int64))
+    ref = acc.astype(np.float32) * (init["as"] * init["bs"]).astype(np.float32) + init["bias"]
+    got_dir = os.path.join(OUT, tag + "_twinrt")
+    r = subprocess.run([TWINRT, "run", path, "--out", got_dir] + input_flags(tag, feeds), capture_output=True, text=True)
+    if r.returncode != 0:
+        failures.append(f"{tag}: twinrt run failed: {r.stdout}{r.stderr}")
+        return
+    worst = float(np.abs(np.load(os.path.join(got_dir, "output_0.npy")) - ref).max())
+    print(f"{tag}: max |twinrt - exact numpy| = {worst} {'ok' if worst <= 1e-4 else 'FAIL'}")
+    if worst > 1e-4:
+        failures.append(f"{tag}: differs from the exact product by {worst}")
+
+
 def expect_error(name, path, feeds, pattern):
     r = subprocess.run([TWINRT, "run", path] + input_flags(name, feeds), capture_output=True, text=True)
     text = r.stdout + r.stderr
@@ -164,6 +182,40 @@ def concat_case(dtype, axis):
     return tag, make_model(tag, node, inputs, [("y", dtype, list(out))], inits), feeds
 
 
+def matmul_case(op, a_type, b_type, per_column, b_constant, seven_bit_b=True):
+    """MatMulIntegerToFloat (8-bit A) or DynamicQuantizeMatMul (float A): float output.
+    uint8 x int8 products use 7-bit B by default (ORT's quantizer's reduce_range): ONNX
+    Runtime's AVX2 u8s8 kernel sums pairs of products in saturating int16 (vpmaddubsw), so
+    full-range B gives wrong sums there (see docs/quantization.md)."""
+    a_shape, b_shape, n = [2, 3, 16], [16, 8], 8
+    u8s8 = a_type != np.int8 and b_type == np.int8
+    b = rng.integers(-64, 64, size=b_shape).astype(np.int8) if u8s8 and seven_bit_b else q_random(b_type, b_shape)
+    b_mid = 0 if b_type == np.int8 else 128
+    b_scale = (rng.uniform(0.01, 0.05, n) if per_column else np.array(0.03)).astype(np.float32)
+    b_zero = (rng.integers(b_mid - 3, b_mid + 4, n) if per_column else np.array(b_mid + 2)).astype(b_type)
+    inits = [const("bs", b_scale), const("bz", b_zero), const("bias", rng.uniform(-1, 1, n).astype(np.float32))]
+    inputs, feeds = [], {}
+    if b_constant:
+        inits.append(const("b", b))
+    else:
+        inputs.append(("b", b_type, b_shape))
+        feeds["b"] = b
+    if op == "DynamicQuantizeMatMul":
+        names = ["a", "b", "bs", "bz", "bias"]
+        inputs.insert(0, ("a", np.float32, a_shape))
+        feeds["a"] = rng.normal(0, 2, a_shape).astype(np.float32)
+    else:
+        a_mid = 0 if a_type == np.int8 else 128
+        inits += [const("as", np.float32(0.02)), const("az", np.array(a_mid - 4, dtype=a_type))]
+        names = ["a", "b", "as", "bs", "az", "bz", "bias"]
+        inputs.insert(0, ("a", a_type, a_shape))
+        feeds["a"] = q_random(a_type, a_shape)
+    node = helper.make_node(op, names, ["y"], name="n", domain=MS)
+    tag = (f"{op}_{np.dtype(a_type).name}_{np.dtype(b_type).name}_{'per_column' if per_column else 'per_tensor'}"
+           f"_{'constant' if b_constant else 'input'}_b{'' if seven_bit_b else '_full_range'}")
+    return tag, make_model(tag, node, inputs, [("y", np.float32, a_shape[:-1] + [n])], inits), feeds
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     # (case, allowed steps from ONNX Runtime): see docs/quantization.md for the 1-step cases.
@@ -182,6 +234,15 @@ def main():
         cases.append((gap_case(dtype, [2, 5, 7, 3], True), 0))
         cases.append((gap_case(dtype, [1, 64, 14, 14], False), 0))
         cases.append((concat_case(dtype, 1), 0))
+    # Float outputs: the same int32 product scaled in float32; 1e-4 absolute on values of
+    # magnitude 1-10 allows for a different order of the scale multiplication and bias add.
+    for a_type, b_type in ((np.uint8, np.int8), (np.uint8, np.uint8), (np.int8, np.int8)):
+        for per_column in (False, True):
+            cases.append((matmul_case("MatMulIntegerToFloat", a_type, b_type, per_column, True), 1e-4))
+    cases.append((matmul_case("MatMulIntegerToFloat", np.uint8, np.int8, True, False), 1e-4))
+    for b_type in (np.int8, np.uint8):
+        cases.append((matmul_case("DynamicQuantizeMatMul", np.float32, b_type, True, True), 1e-4))
+        cases.append((matmul_case("DynamicQuantizeMatMul", np.float32, b_type, False, False), 1e-4))
     for (tag, path, feeds), steps in cases:
         if HAVE_ORT:
             check_against_ort(tag, path, feeds, steps)
@@ -189,6 +250,10 @@ def main():
             r = subprocess.run([TWINRT, "run", path] + input_flags(tag, feeds), capture_output=True, text=True)
             if r.returncode != 0:
                 failures.append(f"{tag}: twinrt run failed: {r.stdout}{r.stderr}")
+
+    # Full-range uint8 x int8: against the exact product (ONNX Runtime's AVX2 path saturates).
+    check_matmul_against_numpy(*matmul_case("MatMulIntegerToFloat", np.uint8, np.int8, True, True, seven_bit_b=False))
+    check_matmul_against_numpy(*matmul_case("MatMulIntegerToFloat", np.uint8, np.int8, False, False, seven_bit_b=False))
 
     # Malformed nodes: a clear error naming the node, never a crash.
     tag, path, feeds = binary_case("QLinearAdd", np.uint8, [2, 3], [2, 3])
@@ -211,6 +276,28 @@ def main():
     feeds["x1"] = q_random(np.uint8, [3, 5, 4])
     path = symbolic_inputs(path, "symbolic_concat")
     expect_error("concat_mismatched_shapes", path, feeds, "does not match")
+
+    tag, path, feeds = matmul_case("MatMulIntegerToFloat", np.uint8, np.int8, False, True)
+    m = onnx.load(path)
+    for init in m.graph.initializer:
+        if init.name == "bias":
+            init.CopyFrom(const("bias", np.zeros(5, dtype=np.float32)))
+    onnx.save(m, os.path.join(OUT, "bad_bias.onnx"))
+    expect_error("bad_bias", os.path.join(OUT, "bad_bias.onnx"), feeds, "bias must be a float32 tensor of shape [8]")
+
+    tag, path, feeds = concat_case(np.uint8, 1)
+    m = onnx.load(path)
+    del m.graph.node[0].attribute[:]
+    onnx.save(m, os.path.join(OUT, "concat_no_axis.onnx"))
+    expect_error("concat_no_axis", os.path.join(OUT, "concat_no_axis.onnx"), feeds, "needs the 'axis' attribute")
+
+    # An op of the domain that twinrt does not implement: named with its domain.
+    tag, path, feeds = unary_case("QLinearSigmoid", np.uint8)
+    m = onnx.load(path)
+    m.graph.node[0].op_type = "QLinearSoftmaxNotAnOp"
+    onnx.save(m, os.path.join(OUT, "unknown_op.onnx"))
+    expect_error("unknown_op", os.path.join(OUT, "unknown_op.onnx"), feeds,
+                 "(com.microsoft:QLinearSoftmaxNotAnOp): operator not supported")
 
     if failures:
         print("\n".join(["FAILED:"] + failures))
