@@ -216,6 +216,37 @@ def matmul_case(op, a_type, b_type, per_column, b_constant, seven_bit_b=True):
     return tag, make_model(tag, node, inputs, [("y", np.float32, a_shape[:-1] + [n])], inits), feeds
 
 
+def qgemm_case(a_type, b_type, trans_a, trans_b, per_column, b_constant, out_type, alpha=1.0):
+    """QGemm with an int32 C; out_type None gives a float32 output (no y_scale)."""
+    m, k, n = 5, 24, 7
+    a_shape = [k, m] if trans_a else [m, k]
+    b_shape = [n, k] if trans_b else [k, n]
+    u8s8 = a_type == np.uint8 and b_type == np.int8  # 7-bit B, as in matmul_case
+    b = rng.integers(-64, 64, size=b_shape).astype(np.int8) if u8s8 else q_random(b_type, b_shape)
+    a_mid, b_mid = (0 if t == np.int8 else 128 for t in (a_type, b_type))
+    b_scale = (rng.uniform(0.01, 0.05, n) if per_column else np.array(0.03)).astype(np.float32)
+    b_zero = (rng.integers(b_mid - 3, b_mid + 4, n) if per_column else np.array(b_mid + 2)).astype(b_type)
+    inits = [const("as", np.float32(0.02)), const("az", np.array(a_mid - 4, dtype=a_type)), const("bs", b_scale),
+             const("bz", b_zero), const("c", rng.integers(-2000, 2000, n).astype(np.int32))]
+    names = ["a", "as", "az", "b", "bs", "bz", "c"]
+    inputs, feeds = [("a", a_type, a_shape)], {"a": q_random(a_type, a_shape)}
+    if b_constant:
+        inits.append(const("b", b))
+    else:
+        inputs.append(("b", b_type, b_shape))
+        feeds["b"] = b
+    if out_type is not None:
+        inits += [const("ys", np.float32(0.4)), const("yz", np.array(0 if out_type == np.int8 else 120, dtype=out_type))]
+        names += ["ys", "yz"]
+    node = helper.make_node("QGemm", names, ["y"], name="n", domain=MS, transA=int(trans_a), transB=int(trans_b),
+                            alpha=alpha)
+    tag = (f"QGemm_{np.dtype(a_type).name}_{np.dtype(b_type).name}_ta{int(trans_a)}_tb{int(trans_b)}"
+           f"_{'per_column' if per_column else 'per_tensor'}_{'constant' if b_constant else 'input'}_b"
+           f"_{np.dtype(out_type).name if out_type is not None else 'float32'}")
+    out = out_type if out_type is not None else np.float32
+    return tag, make_model(tag, node, inputs, [("y", out, [m, n])], inits), feeds
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     # (case, allowed steps from ONNX Runtime): see docs/quantization.md for the 1-step cases.
@@ -243,6 +274,11 @@ def main():
     for b_type in (np.int8, np.uint8):
         cases.append((matmul_case("DynamicQuantizeMatMul", np.float32, b_type, True, True), 1e-4))
         cases.append((matmul_case("DynamicQuantizeMatMul", np.float32, b_type, False, False), 1e-4))
+    cases.append((qgemm_case(np.uint8, np.int8, False, True, False, True, np.uint8), 0))
+    cases.append((qgemm_case(np.uint8, np.int8, False, True, True, True, None, alpha=0.5), 1e-4))
+    cases.append((qgemm_case(np.int8, np.int8, True, False, True, True, np.int8), 0))
+    cases.append((qgemm_case(np.uint8, np.uint8, True, True, False, False, np.uint8), 0))
+    cases.append((qgemm_case(np.int8, np.int8, False, False, False, False, None), 1e-4))
     for (tag, path, feeds), steps in cases:
         if HAVE_ORT:
             check_against_ort(tag, path, feeds, steps)
