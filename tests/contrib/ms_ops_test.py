@@ -247,6 +247,16 @@ def qgemm_case(a_type, b_type, trans_a, trans_b, per_column, b_constant, out_typ
     return tag, make_model(tag, node, inputs, [("y", out, [m, n])], inits), feeds
 
 
+def softmax_case(dtype, shape, axis, opset, x_scale=0.08):
+    mid = 0 if dtype == np.int8 else 128
+    inits = [const("xs", np.float32(x_scale)), const("xz", np.array(mid + 5, dtype=dtype)),
+             const("ys", np.float32(1 / 256)), const("yz", np.array(np.iinfo(dtype).min, dtype=dtype))]
+    node = helper.make_node("QLinearSoftmax", ["x", "xs", "xz", "ys", "yz"], ["y"], name="n", domain=MS, axis=axis,
+                            opset=opset)
+    tag = f"QLinearSoftmax_{np.dtype(dtype).name}_{'x'.join(map(str, shape))}_axis{axis}_opset{opset}_xs{x_scale}"
+    return tag, make_model(tag, node, [("x", dtype, shape)], [("y", dtype, shape)], inits), {"x": q_random(dtype, shape)}
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     # (case, allowed steps from ONNX Runtime): see docs/quantization.md for the 1-step cases.
@@ -279,6 +289,13 @@ def main():
     cases.append((qgemm_case(np.int8, np.int8, True, False, True, True, np.int8), 0))
     cases.append((qgemm_case(np.uint8, np.uint8, True, True, False, False, np.uint8), 0))
     cases.append((qgemm_case(np.int8, np.int8, False, False, False, False, None), 1e-4))
+    for dtype in (np.uint8, np.int8):
+        cases.append((softmax_case(dtype, [3, 10], -1, 13), 0))
+        cases.append((softmax_case(dtype, [2, 4, 6], 1, 13), 0))
+        cases.append((softmax_case(dtype, [2, 3, 4], 1, 12), 0))
+        cases.append((softmax_case(dtype, [4, 1000], -1, 13), 0))
+        for xs in (0.01, 0.03, 0.2):
+            cases.append((softmax_case(dtype, [16, 24], -1, 13, xs), 0))
     for (tag, path, feeds), steps in cases:
         if HAVE_ORT:
             check_against_ort(tag, path, feeds, steps)
