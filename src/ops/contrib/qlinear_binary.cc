@@ -1,8 +1,12 @@
 // com.microsoft QLinearAdd / QLinearMul: C = quantize(dequantize(A) op dequantize(B)),
 // numpy broadcasting, per-tensor parameters. Inputs: A, A_scale, A_zero_point, B, B_scale,
-// B_zero_point, C_scale, C_zero_point (zero points optional). Each side is dequantized in
-// float (scale * (q - zero)), combined in float, and quantized with QuantizeLinear's
-// rounding (one division by C_scale, round half to even, saturate).
+// B_zero_point, C_scale, C_zero_point (zero points optional).
+// The value (scale_a * (a - zero_a) op scale_b * (b - zero_b)) / scale_c is computed in
+// double: the products of a float scale and a 9-bit integer are exact there and the rest
+// rounds far below a quantization step, so the result is the exactly rounded one (round
+// half to even, then the zero point, saturated). Float32 arithmetic, and ONNX Runtime's
+// folded scale ratio, put values that lie close to a tie on the wrong side
+// (docs/quantization.md).
 #include "ops/common/broadcast.h"
 #include "ops/common/dispatch.h"
 #include "ops/contrib/ms_domain.h"
@@ -43,10 +47,10 @@ class QLinearBinaryKernel final : public OpKernel {
       const Q* pb_data = b->data<Q>();
       Q* out = c->data<Q>();
       BroadcastIterator(shape, {a->shape(), b->shape()}).for_each([&](int64_t i, const int64_t* off) {
-        const float va = pa.scale * static_cast<float>(pa_data[off[0]] - pa.zero);
-        const float vb = pb.scale * static_cast<float>(pb_data[off[1]] - pb.zero);
-        const float v = op_ == BinaryOp::kAdd ? va + vb : va * vb;
-        out[i] = quant::quantize<Q>(v / pc.scale, pc.zero);
+        const double va = double{pa.scale} * (pa_data[off[0]] - pa.zero);
+        const double vb = double{pb.scale} * (pb_data[off[1]] - pb.zero);
+        const double v = op_ == BinaryOp::kAdd ? va + vb : va * vb;
+        out[i] = quant::quantize_double<Q>(v / pc.scale, pc.zero);
       });
       return Status::ok();
     });

@@ -39,6 +39,7 @@ class QLinearGlobalAveragePoolKernel final : public OpKernel {
     for (size_t d = 1; d < shape.size(); ++d)
       if (d != c_axis) shape[d] = 1;
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), shape));
+    if (batch * channels == 0) return Status::ok();
     if (image == 0) return invalid_argument("X has an empty image: shape " + shape_to_string(x->shape()));
     // Where element p of channel c of batch n lives: NCHW rows or NHWC columns.
     const int64_t c_stride = channels_last_ ? 1 : image, p_stride = channels_last_ ? channels : 1;

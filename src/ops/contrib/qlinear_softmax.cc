@@ -34,6 +34,7 @@ class QLinearSoftmaxKernel final : public OpKernel {
     int64_t outer = 1, len = 1, inner = 1;  // rows: outer x inner, each of len elements inner apart
     for (int64_t d = 0; d < rank; ++d) (d < axis ? outer : d == axis || whole_tail_ ? len : inner) *= x->dim(d);
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), x->shape()));
+    if (x->numel() == 0) return Status::ok();
     std::array<double, 256> table;  // exp(-x_scale * d), d = x_max - x
     for (int d = 0; d < 256; ++d) table[static_cast<size_t>(d)] = math::exp(-static_cast<double>(px.scale) * d);
     return dispatch<kU8 | kI8>(x->dtype(), [&](auto* tag) {
