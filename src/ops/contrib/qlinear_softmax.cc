@@ -32,7 +32,11 @@ class QLinearSoftmaxKernel final : public OpKernel {
       return invalid_argument("axis " + std::to_string(axis_) + " is out of range for rank " + std::to_string(rank));
     const int64_t axis = axis_ < 0 ? axis_ + rank : axis_;
     int64_t outer = 1, len = 1, inner = 1;  // rows: outer x inner, each of len elements inner apart
-    for (int64_t d = 0; d < rank; ++d) (d < axis ? outer : d == axis || whole_tail_ ? len : inner) *= x->dim(d);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d < axis) outer *= x->dim(d);
+      else if (d == axis || whole_tail_) len *= x->dim(d);
+      else inner *= x->dim(d);
+    }
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), x->shape()));
     if (x->numel() == 0) return Status::ok();
     std::array<double, 256> table;  // exp(-x_scale * d), d = x_max - x

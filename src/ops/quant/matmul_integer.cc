@@ -80,7 +80,7 @@ class QMatMulKernel final : public OpKernel {
       Q* out = y->data<Q>();
       if (packed_ && za.stride == 0 && sa.stride == 0 && l.k > 0) {  // k = 0: every output is y_zero_point
         const std::vector<float> mult = row_multipliers(sa.values[0], sb, y_scale[0], l.n);
-        run_packed(ctx, a, l, za, zb, [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols, const int32_t* acc, int64_t ld) {
+        quant::packed_product(ctx, a, l, za, zb, *packed_, [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols, const int32_t* acc, int64_t ld) {
           for (int64_t i = 0; i < rows; ++i)
             requantize_row(tier_, acc + i * ld, cols, mult.data() + c0, y_zero[0], out + (r0 + i) * l.n + c0);
         });
@@ -95,11 +95,6 @@ class QMatMulKernel final : public OpKernel {
       }
       return Status::ok();
     });
-  }
-
-  void run_packed(RunContext& ctx, const Tensor& a, const nn::MatMulLayout& l, const OperandParams<int32_t>& za,
-                  const OperandParams<int32_t>& zb, const quant::I8BlockStore& store) const {
-    quant::packed_product(ctx, a, l, za, zb, *packed_, store);
   }
 
   bool qlinear_;
