@@ -96,10 +96,11 @@ def symbolic_inputs(path, out_name):
     return out
 
 
-def run_twinrt(tag, path, feeds):
+def run_twinrt(tag, path, feeds, flags=()):
     """twinrt's first output, or None (recorded as a failure) when the run fails."""
-    got_dir = os.path.join(OUT, tag + "_twinrt")
-    r = subprocess.run([TWINRT, "run", path, "--out", got_dir] + input_flags(tag, feeds), capture_output=True, text=True)
+    got_dir = os.path.join(OUT, tag + "_twinrt" + "".join(flags).replace("-", "_"))
+    r = subprocess.run([TWINRT, "run", path, "--out", got_dir, *flags] + input_flags(tag, feeds),
+                       capture_output=True, text=True)
     if r.returncode != 0:
         failures.append(f"{tag}: twinrt run failed: {r.stdout}{r.stderr}")
         return None
@@ -126,6 +127,19 @@ def check_binary_against_exact(tag, path, feeds):
     print(f"{tag}: {wrong} of {got.size} differ from the exactly rounded value {'ok' if wrong == 0 else 'FAIL'}")
     if wrong:
         failures.append(f"{tag}: {wrong} elements differ from the exactly rounded value")
+
+
+def check_same_bits_everywhere(tag, path, feeds):
+    """Every kernel tier this CPU has and thread count, in every mode, gives the same bytes."""
+    has = lambda isa: subprocess.run([TWINRT, "run", path, "--isa", isa] + input_flags(tag, feeds),
+                                     capture_output=True).returncode == 0
+    runs = [("--isa", isa, "--threads", t, "--mode", mode) for isa in ("scalar", "avx2", "avx512") if has(isa)
+            for t in ("1", "2") for mode in ("default", "reference")]
+    outs = [run_twinrt(tag, path, feeds, flags) for flags in runs]
+    same = all(o is not None and o.tobytes() == outs[0].tobytes() for o in outs)
+    print(f"{tag}: {len(runs)} tier/thread/mode runs {'identical ok' if same else 'DIFFER FAIL'}")
+    if not same:
+        failures.append(f"{tag}: outputs depend on the tier, thread count or mode")
 
 
 def check_matmul_against_numpy(tag, path, feeds):
@@ -247,9 +261,9 @@ def matmul_case(op, a_type, b_type, per_column, b_constant, seven_bit_b=True):
     return tag, make_model(tag, node, inputs, [("y", np.float32, a_shape[:-1] + [n])], inits), feeds
 
 
-def qgemm_case(a_type, b_type, trans_a, trans_b, per_column, b_constant, out_type, alpha=1.0):
+def qgemm_case(a_type, b_type, trans_a, trans_b, per_column, b_constant, out_type, alpha=1.0, mkn=(5, 24, 7)):
     """QGemm with an int32 C; out_type None gives a float32 output (no y_scale)."""
-    m, k, n = 5, 24, 7
+    m, k, n = mkn
     a_shape = [k, m] if trans_a else [m, k]
     b_shape = [n, k] if trans_b else [k, n]
     u8s8 = a_type == np.uint8 and b_type == np.int8  # 7-bit B, as in matmul_case
@@ -273,7 +287,7 @@ def qgemm_case(a_type, b_type, trans_a, trans_b, per_column, b_constant, out_typ
                             alpha=alpha)
     tag = (f"QGemm_{np.dtype(a_type).name}_{np.dtype(b_type).name}_ta{int(trans_a)}_tb{int(trans_b)}"
            f"_{'per_column' if per_column else 'per_tensor'}_{'constant' if b_constant else 'input'}_b"
-           f"_{np.dtype(out_type).name if out_type is not None else 'float32'}")
+           f"_{np.dtype(out_type).name if out_type is not None else 'float32'}_{m}x{k}x{n}")
     out = out_type if out_type is not None else np.float32
     return tag, make_model(tag, node, inputs, [("y", out, [m, n])], inits), feeds
 
@@ -321,6 +335,7 @@ def main():
     cases.append((qgemm_case(np.int8, np.int8, True, False, True, True, np.int8), 0))
     cases.append((qgemm_case(np.uint8, np.uint8, True, True, False, False, np.uint8), 0))
     cases.append((qgemm_case(np.int8, np.int8, False, False, False, False, None), 1e-4))
+    cases.append((qgemm_case(np.uint8, np.int8, False, True, True, True, np.uint8, mkn=(67, 300, 45)), 0))
     for dtype in (np.uint8, np.int8):
         cases.append((softmax_case(dtype, [3, 10], -1, 13), 0))
         cases.append((softmax_case(dtype, [2, 4, 6], 1, 13), 0))
@@ -341,6 +356,11 @@ def main():
     # Full-range uint8 x int8: against the exact product (ONNX Runtime's AVX2 path saturates).
     check_matmul_against_numpy(*matmul_case("MatMulIntegerToFloat", np.uint8, np.int8, True, True, seven_bit_b=False))
     check_matmul_against_numpy(*matmul_case("MatMulIntegerToFloat", np.uint8, np.int8, False, False, seven_bit_b=False))
+
+    # The GEMM-based ops go through the tier's packed tiles: the bits must not depend on it.
+    for case in (qgemm_case(np.uint8, np.int8, False, True, True, True, np.uint8, mkn=(67, 300, 45)),
+                 matmul_case("DynamicQuantizeMatMul", np.float32, np.int8, True, True, seven_bit_b=False)):
+        check_same_bits_everywhere(*case)
 
     # Malformed nodes: a clear error naming the node, never a crash.
     tag, path, feeds = binary_case("QLinearAdd", np.uint8, [2, 3], [2, 3])
