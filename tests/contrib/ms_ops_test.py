@@ -398,6 +398,13 @@ def main():
     onnx.save(m, os.path.join(OUT, "concat_no_axis.onnx"))
     expect_error("concat_no_axis", os.path.join(OUT, "concat_no_axis.onnx"), feeds, "needs the 'axis' attribute")
 
+    tag, path, feeds = unary_case("QLinearSigmoid", np.uint8)
+    path = symbolic_inputs(path, "sigmoid_any_x")
+    m = onnx.load(path)
+    m.graph.input[0].type.tensor_type.elem_type = TensorProto.FLOAT
+    onnx.save(m, path)
+    expect_error("float_input", path, {"x": feeds["x"].astype(np.float32)}, "X must be uint8 or int8, got float32")
+
     # An op of the domain that twinrt does not implement: named with its domain.
     tag, path, feeds = unary_case("QLinearSigmoid", np.uint8)
     m = onnx.load(path)

@@ -24,6 +24,11 @@ Result<QParam> read_qparam(RunContext& ctx, size_t scale, size_t zero, DataType 
   return p;
 }
 
+Status check_8bit(const Tensor& t, const std::string& name) {
+  if (t.dtype() == DataType::kUInt8 || t.dtype() == DataType::kInt8) return Status::ok();
+  return invalid_argument(name + " must be uint8 or int8, got " + dtype_name(t.dtype()));
+}
+
 Status check_inputs(const KernelInit& init, size_t min, size_t max, std::initializer_list<size_t> required) {
   const std::string op = init.node.op_type;
   if (init.num_inputs() < min || init.num_inputs() > max)

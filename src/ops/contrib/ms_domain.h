@@ -23,6 +23,9 @@ struct QParam {
 // names the tensor in errors ("A" gives "A_scale", "A_zero_point").
 Result<QParam> read_qparam(RunContext& ctx, size_t scale, size_t zero, DataType q, const std::string& name);
 
+// An error unless t is uint8 or int8 ("X must be uint8 or int8, got float32").
+Status check_8bit(const Tensor& t, const std::string& name);
+
 // Checks at load that the node has between `min` and `max` inputs and that the
 // required ones (indices in `required`) are present.
 Status check_inputs(const KernelInit& init, size_t min, size_t max, std::initializer_list<size_t> required);

@@ -32,6 +32,7 @@ class QLinearBinaryKernel final : public OpKernel {
 
   Status run(RunContext& ctx) const override {
     ASSIGN_OR_RETURN(const Tensor* a, ctx.tensor_input(0));
+    TRY(check_8bit(*a, "A"));
     ASSIGN_OR_RETURN(const Tensor* b, ctx.tensor_input(3));
     if (b->dtype() != a->dtype())
       return invalid_argument(std::string("A and B must have the same type, got ") + dtype_name(a->dtype()) + " and " +

@@ -29,6 +29,7 @@ class QLinearGlobalAveragePoolKernel final : public OpKernel {
 
   Status run(RunContext& ctx) const override {
     ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
+    TRY(check_8bit(*x, "X"));
     if (x->rank() < 3) return invalid_argument("X must have rank 3 or more, got shape " + shape_to_string(x->shape()));
     ASSIGN_OR_RETURN(QParam px, read_qparam(ctx, 1, 2, x->dtype(), "x"));
     ASSIGN_OR_RETURN(QParam py, read_qparam(ctx, 3, 4, x->dtype(), "y"));

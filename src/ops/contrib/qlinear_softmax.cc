@@ -25,6 +25,7 @@ class QLinearSoftmaxKernel final : public OpKernel {
 
   Status run(RunContext& ctx) const override {
     ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
+    TRY(check_8bit(*x, "X"));
     ASSIGN_OR_RETURN(QParam px, read_qparam(ctx, 1, 2, x->dtype(), "X"));
     ASSIGN_OR_RETURN(QParam py, read_qparam(ctx, 3, 4, x->dtype(), "y"));
     const int64_t rank = x->rank();
