@@ -25,15 +25,10 @@ class DynamicQuantizeKernel final : public OpKernel {
     ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
     if (x->dtype() != DataType::kFloat)
       return invalid_argument(std::string("DynamicQuantizeLinear takes float32, got ") + dtype_name(x->dtype()));
-    const float* in = x->data<float>();
-    float lo, hi;
-    kernels::f32_range_with_zero(in, x->numel(), lo, hi);
-    const float scale = hi == lo ? 1.0f : (hi - lo) / 255.0f;
-    const float initial_zero = 0.0f - lo / scale;
-    const uint8_t zero = quant::quantize<uint8_t>(std::clamp(initial_zero, 0.0f, 255.0f), 0);
     ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, DataType::kUInt8, x->shape()));
-    uint8_t* out = y->data<uint8_t>();
-    kernels::quantize_u8(in, x->numel(), scale, zero, out);
+    float scale;
+    uint8_t zero;
+    quant::dynamic_quantize(x->data<float>(), x->numel(), y->data<uint8_t>(), scale, zero);
     if (ctx.num_outputs() > 1 && ctx.output_requested(1)) {
       ASSIGN_OR_RETURN(Tensor * s, ctx.output(1, DataType::kFloat, {}));
       s->data<float>()[0] = scale;
@@ -53,6 +48,15 @@ Result<std::unique_ptr<OpKernel>> create_dynamic_quantize(const KernelInit& init
 }
 
 }  // namespace
+
+void quant::dynamic_quantize(const float* x, int64_t n, uint8_t* out, float& scale, uint8_t& zero) {
+  float lo, hi;
+  kernels::f32_range_with_zero(x, n, lo, hi);
+  scale = hi == lo ? 1.0f : (hi - lo) / 255.0f;
+  const float initial_zero = 0.0f - lo / scale;
+  zero = quant::quantize<uint8_t>(std::clamp(initial_zero, 0.0f, 255.0f), 0);
+  kernels::quantize_u8(x, n, scale, zero, out);
+}
 
 TWINRT_REGISTER_OP("DynamicQuantizeLinear", 11, create_dynamic_quantize);
 

@@ -1,79 +1,14 @@
 // MatMulInteger: int32 = (A - a_zero_point) · (B - b_zero_point), numpy-batched.
 // QLinearMatMul: the same product requantized with a_scale * b_scale / y_scale.
-#include "kernels/ref/qgemm_ref.h"
-#include "ops/quant/i8_weights.h"
 #include "ops/common/dispatch.h"
-#include "ops/nn/gemm_runner.h"
-#include "ops/nn/matmul_layout.h"
-#include "ops/op.h"
+#include "ops/quant/integer_product.h"
 #include "ops/quant/quant_common.h"
 
 namespace twinrt {
 namespace {
 
-// Per-tensor (stride 0) or per-row / per-column (stride 1) parameters of one operand.
-template <class V>
-struct OperandParams {
-  std::vector<V> values = {V(0)};
-  int64_t stride = 0;
-};
-
-// Reads a scale or zero-point input that is a scalar or holds `len` values (one per row
-// of A or column of B); a missing zero point means 0.
-template <class V, class Read>
-Result<OperandParams<V>> read_params(RunContext& ctx, size_t input, int64_t len, const std::string& what, Read&& read) {
-  OperandParams<V> p;
-  if (!ctx.has_input(input)) return p;
-  ASSIGN_OR_RETURN(const Tensor* t, ctx.tensor_input(input));
-  ASSIGN_OR_RETURN(p.values, read(*t, what));
-  if (t->numel() == 1) return p;
-  if (t->numel() != len)
-    return not_implemented(what + " of shape " + shape_to_string(t->shape()) + " is neither a scalar nor " +
-                           std::to_string(len) + " per-row/column values");
-  p.stride = 1;
-  return p;
-}
-
-// The int32 products of every batch into `out` (batches x M x N).
-template <class TA, class TB>
-void batched_qgemm(ThreadPool& pool, const nn::MatMulLayout& l, const TA* a, const TB* b,
-                   const OperandParams<int32_t>& za, const OperandParams<int32_t>& zb, int32_t* out) {
-  for (size_t i = 0; i < l.a_offsets.size(); ++i) {
-    kernels::QGemmProblem<TA, TB> p;
-    p.m = l.m;
-    p.n = l.n;
-    p.k = l.k;
-    p.a = a + l.a_offsets[i];
-    p.lda = l.k;
-    p.b = b + l.b_offsets[i];
-    p.ldb = l.n;
-    p.c = out + static_cast<int64_t>(i) * l.m * l.n;
-    p.ldc = l.n;
-    p.a_zero = za.values.data();
-    p.a_zero_stride = za.stride;
-    p.b_zero = zb.values.data();
-    p.b_zero_stride = zb.stride;
-    nn::parallel_blocks(pool, l.m, l.n, l.k, [&](int64_t m0, int64_t rows, int64_t n0, int64_t cols) {
-      kernels::QGemmProblem<TA, TB> q = p;
-      q.m = rows;
-      q.n = cols;
-      q.a += m0 * p.lda;
-      q.b += n0;
-      q.c += m0 * p.ldc + n0;
-      q.a_zero += m0 * p.a_zero_stride;
-      q.b_zero += n0 * p.b_zero_stride;
-      kernels::qgemm(q);
-    });
-  }
-}
-
-// Calls f with typed pointers for A (uint8/int8) and B (uint8/int8).
-template <class F>
-Status dispatch_operands(const Tensor& a, const Tensor& b, F&& f) {
-  return dispatch<kU8 | kI8>(a.dtype(), [&](auto* ta) {
-    return dispatch<kU8 | kI8>(b.dtype(), [&](auto* tb) { return f(ta, tb); });
-  });
-}
+using quant::OperandParams;
+using quant::read_params;
 
 // Which inputs hold what: MatMulInteger (A, B, a_zp, b_zp) or QLinearMatMul (a, a_scale,
 // a_zp, b, b_scale, b_zp, y_scale, y_zp).
@@ -122,19 +57,7 @@ class QMatMulKernel final : public OpKernel {
     ASSIGN_OR_RETURN(auto zb, read_params<int32_t>(ctx, in_.b_zero, l.n, "b_zero_point", quant::read_zero_points));
     if (!qlinear_) {
       ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, DataType::kInt32, l.out_shape));
-      if (packed_ && za.stride == 0) {
-        int32_t* out = y->data<int32_t>();
-        run_packed(ctx, *a, l, za, zb, [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols, const int32_t* acc, int64_t ld) {
-          for (int64_t i = 0; i < rows; ++i) std::copy(acc + i * ld, acc + i * ld + cols, out + (r0 + i) * l.n + c0);
-        });
-        return Status::ok();
-      }
-      return dispatch_operands(*a, *b, [&](auto* ta, auto* tb) {
-        using TA = std::remove_pointer_t<decltype(ta)>;
-        using TB = std::remove_pointer_t<decltype(tb)>;
-        batched_qgemm<TA, TB>(ctx.pool(), l, a->data<TA>(), b->data<TB>(), za, zb, y->data<int32_t>());
-        return Status::ok();
-      });
+      return quant::integer_product(ctx, *a, *b, l, za, zb, packed_ ? &*packed_ : nullptr, y->data<int32_t>());
     }
     return run_qlinear(ctx, *a, *b, l, za, zb);
   }
@@ -157,19 +80,14 @@ class QMatMulKernel final : public OpKernel {
       Q* out = y->data<Q>();
       if (packed_ && za.stride == 0 && sa.stride == 0 && l.k > 0) {  // k = 0: every output is y_zero_point
         const std::vector<float> mult = row_multipliers(sa.values[0], sb, y_scale[0], l.n);
-        run_packed(ctx, a, l, za, zb, [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols, const int32_t* acc, int64_t ld) {
+        quant::packed_product(ctx, a, l, za, zb, *packed_, [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols, const int32_t* acc, int64_t ld) {
           for (int64_t i = 0; i < rows; ++i)
             requantize_row(tier_, acc + i * ld, cols, mult.data() + c0, y_zero[0], out + (r0 + i) * l.n + c0);
         });
         return Status::ok();
       }
       std::vector<int32_t> acc(static_cast<size_t>(shape_numel(l.out_shape)));
-      TRY(dispatch_operands(a, b, [&](auto* ta, auto* tb) {
-        using TA = std::remove_pointer_t<decltype(ta)>;
-        using TB = std::remove_pointer_t<decltype(tb)>;
-        batched_qgemm<TA, TB>(ctx.pool(), l, a.data<TA>(), b.data<TB>(), za, zb, acc.data());
-        return Status::ok();
-      }));
+      TRY(quant::integer_product(ctx, a, b, l, za, zb, nullptr, acc.data()));
       const int64_t rows = static_cast<int64_t>(acc.size()) / std::max<int64_t>(l.n, 1);
       for (int64_t r = 0; r < rows; ++r) {
         const std::vector<float> mult = row_multipliers(sa.values[static_cast<size_t>(r % l.m * sa.stride)], sb, y_scale[0], l.n);
@@ -177,16 +95,6 @@ class QMatMulKernel final : public OpKernel {
       }
       return Status::ok();
     });
-  }
-
-  // The product through the packed constant B (2-D, shared by every batch of A, so
-  // A's batches are one tall matrix), per-tensor a_zero_point.
-  void run_packed(RunContext& ctx, const Tensor& a, const nn::MatMulLayout& l, const OperandParams<int32_t>& za,
-                  const OperandParams<int32_t>& zb, const quant::I8BlockStore& store) const {
-    const std::vector<int32_t> b_zero = quant::packed_zeros(zb.values, packed_->src_unsigned, false);
-    const int64_t rows = l.k == 0 ? 0 : a.numel() / l.k;
-    quant::matmul_packed(ctx.pool(), *packed_, b_zero, a.data<uint8_t>(), a.dtype() == DataType::kUInt8, za.values[0],
-                         rows, store);
   }
 
   bool qlinear_;

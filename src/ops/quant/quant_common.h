@@ -16,11 +16,15 @@ namespace twinrt::quant {
 // round_half_to_even(v) + zero_point, saturated to Q's range. Computed in double so the
 // sum and the comparison are exact.
 template <class Q>
-Q quantize(float v, int32_t zero_point) {
-  const double r = math::round_half_even(static_cast<double>(v)) + zero_point;
+Q quantize_double(double v, int32_t zero_point) {
+  const double r = math::round_half_even(v) + zero_point;
   if (!(r >= double{std::numeric_limits<Q>::min()})) return r > 0 ? std::numeric_limits<Q>::max() : std::numeric_limits<Q>::min();
   if (r > double{std::numeric_limits<Q>::max()}) return std::numeric_limits<Q>::max();
   return static_cast<Q>(r);
+}
+template <class Q>
+Q quantize(float v, int32_t zero_point) {
+  return quantize_double<Q>(static_cast<double>(v), zero_point);
 }
 
 // Zero points of any 8/32-bit integer type as int32.
@@ -39,5 +43,9 @@ struct ParamLayout {
 // per-axis along `axis` of `shape`; errors name the mismatch.
 Result<ParamLayout> param_layout(const std::vector<int64_t>& shape, int64_t axis, const Tensor& params,
                                  const std::string& what);
+
+// DynamicQuantizeLinear: a uint8 scale and zero point covering [min(x, 0), max(x, 0)]
+// (float32 arithmetic, as the spec's reference) and x quantized with them into out.
+void dynamic_quantize(const float* x, int64_t n, uint8_t* out, float& scale, uint8_t& zero);
 
 }  // namespace twinrt::quant
