@@ -83,6 +83,9 @@ void register_all() {
       b->Args({512, 49, 4608});    // ResNet-50 layer4 3x3 conv (7x7)
       b->Args({768, 128, 768});    // BERT-base projection, sequence 128
       b->Args({3072, 128, 768});   // BERT-base feed-forward
+      b->Args({96, 12544, 16});    // MobileNetV2 expansion 1x1 (112x112)
+      b->Args({24, 3136, 144});    // MobileNetV2 projection 1x1 (56x56)
+      b->Args({576, 196, 96});     // MobileNetV2 expansion 1x1 (14x14)
     }
   }
 }

@@ -55,7 +55,6 @@ std::vector<float> spec(const Case& c, const std::vector<float>& a, const std::v
 }
 
 enum class BForm { kPacked, kStrided, kFill };
-constexpr int64_t kFillUnit = 9;  // a 3x3 window's taps: k blocks of whole channels
 
 std::vector<float> run(const kernels::F32GemmKernel& kernel, const Case& c, const std::vector<float>& a,
                        const std::vector<float>& b, const std::vector<float>& bias, int64_t ldc, BForm form,
@@ -77,12 +76,9 @@ std::vector<float> run(const kernels::F32GemmKernel& kernel, const Case& c, cons
     p.b.outer_stride = 1;
     p.b.k_stride = c.n;
   } else {
-    p.b.fill = [&](int64_t first, int64_t k0, int64_t k_count, float* panel) {
-      if (c.k % kFillUnit == 0) EXPECT_TRUE(k0 % kFillUnit == 0 && k_count % kFillUnit == 0) << k0 << " " << k_count;
-      kernels::f32_pack_panel_block(b.data() + k0 * c.n, 1, c.n, c.n, first / kernel.nr, 1, k_count, kernel.nr,
-                                    panel);
+    p.b.fill = [&](int64_t first, float* panel) {
+      kernels::f32_pack_panel(b.data(), 1, c.n, first, c.n, c.k, kernel.nr, panel);
     };
-    if (c.k % kFillUnit == 0) p.b.fill_k_unit = kFillUnit;
   }
   p.c = out.data();
   p.ldc = ldc;
@@ -122,11 +118,10 @@ std::vector<Case> cases_around(const kernels::F32GemmKernel& kernel) {
         cases.push_back(c);
       }
   cases.push_back({150, 700, 300});  // large enough for the threads to split it
-  // Deep enough for several k blocks (tiles continuing from partial sums), with every
-  // epilogue step; 1107 = 9 * 123 also takes k blocks of whole 3x3 channels.
+  // Deep, with every epilogue step, and large enough for several A chunks and B blocks.
   Case deep{2 * mr + 1, 3 * nr + 2, 1107, true, 0.75f, 1, true, true};
   cases.push_back(deep);
-  cases.push_back({40 * mr + 5, 20 * nr + 3, 900});  // several cache blocks of A and B
+  cases.push_back({40 * mr + 5, 20 * nr + 3, 900});
   return cases;
 }
 

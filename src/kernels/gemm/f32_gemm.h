@@ -38,12 +38,8 @@ struct F32Epilogue {
 
 // One tile: rows <= mr, cols <= nr of C at `c` (row stride ldc) from an A panel and a B
 // panel of k entries each. The epilogue may be null: then C gets the raw dot products.
-// With `accumulate` the sums start from C's values instead of +0: a product split into k
-// blocks continues the partial sums of the blocks before, which gives the bits of one
-// pass (the same additions in the same order; a float in C is the float in the register).
 struct F32TileArgs {
   int64_t k = 0;
-  bool accumulate = false;
   const float* a = nullptr;
   const float* b = nullptr;
   float* c = nullptr;
@@ -66,13 +62,10 @@ const F32GemmKernel& f32_gemm_kernel(Isa isa, bool fma);
 // Packing into panels. Source element (i, j) is src[i * rs + j * cs]; the panels of a
 // dimension of size `count` take panel_count(count, width) * k floats.
 inline int64_t panel_count(int64_t count, int width) { return (count + width - 1) / width; }
-// `panels` panels of `width` rows/columns from panel `first_panel` on, one after the other
-// (k-major, zero-padded to width past `count`): panel q holds
-// out[q * k * width + p * width + r] = src[((first_panel + q) * width + r) * outer_stride + p * k_stride].
-// Rows of B (outer_stride 1) are read along the row, across the panels: one pass over
-// contiguous memory instead of k strided runs per panel.
-void f32_pack_panel_block(const float* src, int64_t outer_stride, int64_t k_stride, int64_t count,
-                          int64_t first_panel, int64_t panels, int64_t k, int width, float* out);
+// A panel of `width` rows/columns starting at `first` (k-major, zero-padded to width):
+// out[p * width + r] = src[(first + r) * outer_stride + p * k_stride].
+void f32_pack_panel(const float* src, int64_t outer_stride, int64_t k_stride, int64_t first, int64_t count,
+                    int64_t k, int width, float* out);
 // Every panel of an outer x k operand, one after the other.
 void f32_pack_panels(const float* src, int64_t outer_stride, int64_t k_stride, int64_t outer, int64_t k,
                      int width, float* out);

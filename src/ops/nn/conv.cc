@@ -204,17 +204,13 @@ class ConvKernel final : public OpKernel {
         p.b.outer_stride = 1;
         p.b.k_stride = in_size;
       } else {
-        // A k block is whole channels: rows (channel, kh, kw), `area` rows per channel.
-        const int64_t area = cin > 0 ? taps / cin : 1;
-        p.b.fill = [&, image, area](int64_t first, int64_t k0, int64_t k_count, float* panel) {
+        p.b.fill = [&, image](int64_t first, float* panel) {
           const int64_t cols = std::min<int64_t>(nr, positions - first);
-          const float* channels = image + k0 / area * in_size;
-          if (win.rank == 2) return kernels::f32_im2col_panel_2d(win, channels, k_count / area, first, cols, nr, panel);
-          kernels::im2col(win, channels, k_count / area, first, cols, 0.0f, panel, nr);
+          if (win.rank == 2) return kernels::f32_im2col_panel_2d(win, image, cin, first, cols, nr, panel);
+          kernels::im2col(win, image, cin, first, cols, 0.0f, panel, nr);
           if (cols < nr)
-            for (int64_t r = 0; r < k_count; ++r) std::fill(panel + r * nr + cols, panel + (r + 1) * nr, 0.0f);
+            for (int64_t r = 0; r < taps; ++r) std::fill(panel + r * nr + cols, panel + (r + 1) * nr, 0.0f);
         };
-        p.b.fill_k_unit = area;
       }
       p.c = out + (n * plan.out_channels + g * mg) * positions;
       p.ldc = positions;

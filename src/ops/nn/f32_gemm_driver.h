@@ -24,12 +24,9 @@ struct F32Operand {
   //    data[i * outer_stride + p * k_stride]; packed panel by panel while running.
   const float* data = nullptr;
   int64_t outer_stride = 0, k_stride = 0;
-  // 3. A function that writes the panel starting at row/column `first`, depth [k0, k0 +
-  //    k_count) (k_count x width, zero-padded past the edge): im2col straight into panel
-  //    layout. k blocks start and end at multiples of `fill_k_unit` (im2col: a channel's
-  //    taps).
-  std::function<void(int64_t first, int64_t k0, int64_t k_count, float* panel)> fill;
-  int64_t fill_k_unit = 1;
+  // 3. A function that writes the panel starting at row/column `first` (k x width,
+  //    zero-padded past the edge): im2col straight into panel layout.
+  std::function<void(int64_t first, float* panel)> fill;
 };
 
 struct F32Product {
