@@ -1,5 +1,6 @@
 #include "kernels/gemm/f32_gemm.h"
 
+#include <algorithm>
 #include <cstring>
 
 #if defined(__x86_64__) || defined(_M_X64)
@@ -54,7 +55,38 @@ void copy_runs(const float* src, int64_t k_stride, int64_t k, float* out) {
   for (int64_t p = 0; p < k; ++p) std::memcpy(out + p * W, src + p * k_stride, W * sizeof(float));
 }
 
+// Rows of B across `panels` panels: row p of panel q is the `width` floats at row p, column
+// (first_panel + q) * width. W: the width at compile time (see copy_runs), or 0 for any.
+template <int W>
+void pack_rows(const float* src, int64_t k_stride, int64_t count, int64_t first_panel, int64_t panels, int64_t k,
+               int width, float* out) {
+  const int w = W ? W : width;
+  const int64_t col0 = first_panel * w, panel_floats = k * w;
+  for (int64_t p = 0; p < k; ++p) {
+    const float* row = src + p * k_stride + col0;
+    for (int64_t q = 0; q < panels; ++q) std::memcpy(out + q * panel_floats + p * w, row + q * w, w * sizeof(float));
+  }
+}
+
 }  // namespace
+
+void f32_pack_panel_block(const float* src, int64_t outer_stride, int64_t k_stride, int64_t count,
+                          int64_t first_panel, int64_t panels, int64_t k, int width, float* out) {
+  // Row-wise only over panels with no column past `count`; the last, partial one (and
+  // columns of A) panel by panel.
+  const int64_t full = outer_stride == 1 ? std::min(panels, count / width - first_panel) : 0;
+  if (full > 0) {
+    switch (width) {
+      case 4: pack_rows<4>(src, k_stride, count, first_panel, full, k, width, out); break;
+      case 8: pack_rows<8>(src, k_stride, count, first_panel, full, k, width, out); break;
+      case 16: pack_rows<16>(src, k_stride, count, first_panel, full, k, width, out); break;
+      case 32: pack_rows<32>(src, k_stride, count, first_panel, full, k, width, out); break;
+      default: pack_rows<0>(src, k_stride, count, first_panel, full, k, width, out); break;
+    }
+  }
+  for (int64_t q = std::max<int64_t>(full, 0); q < panels; ++q)
+    f32_pack_panel(src, outer_stride, k_stride, (first_panel + q) * width, count, k, width, out + q * k * width);
+}
 
 void f32_pack_panel(const float* src, int64_t outer_stride, int64_t k_stride, int64_t first, int64_t count,
                     int64_t k, int width, float* out) {

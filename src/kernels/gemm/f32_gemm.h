@@ -66,6 +66,11 @@ inline int64_t panel_count(int64_t count, int width) { return (count + width - 1
 // out[p * width + r] = src[(first + r) * outer_stride + p * k_stride].
 void f32_pack_panel(const float* src, int64_t outer_stride, int64_t k_stride, int64_t first, int64_t count,
                     int64_t k, int width, float* out);
+// `panels` panels from panel `first_panel` on, one after the other. Rows of B (outer_stride
+// 1) are read along the row across the panels: a few contiguous cache lines per row
+// instead of one line per row and panel, each in another page on large images.
+void f32_pack_panel_block(const float* src, int64_t outer_stride, int64_t k_stride, int64_t count,
+                          int64_t first_panel, int64_t panels, int64_t k, int width, float* out);
 // Every panel of an outer x k operand, one after the other.
 void f32_pack_panels(const float* src, int64_t outer_stride, int64_t k_stride, int64_t outer, int64_t k,
                      int width, float* out);

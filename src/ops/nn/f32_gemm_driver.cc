@@ -76,6 +76,22 @@ const float* panel_of(const F32Operand& op, int64_t i, int width, int64_t count,
   return scratch;
 }
 
+// B panels [first, end) into `out`, one after the other: a strided B a few panels at a time
+// (its rows read along the row), a fill panel by panel.
+void make_b_block(const F32Product& p, int nr, int64_t first, int64_t end, float* out) {
+  constexpr int64_t kPanelsPerPass = 8;
+  const int64_t panel_floats = p.k * nr;
+  for (int64_t j = first; j < end; j += kPanelsPerPass) {
+    float* dst = out + (j - first) * panel_floats;
+    if (p.b.fill) {
+      for (int64_t q = j; q < std::min(end, j + kPanelsPerPass); ++q) p.b.fill(q * nr, dst + (q - j) * panel_floats);
+    } else {
+      kernels::f32_pack_panel_block(p.b.data, p.b.outer_stride, p.b.k_stride, p.n, j,
+                                    std::min(kPanelsPerPass, end - j), p.k, nr, dst);
+    }
+  }
+}
+
 void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const Tiling& t, int64_t task,
               Scratch s) {
   const int64_t gi = task / t.n_blocks, ni = task % t.n_blocks;
@@ -83,9 +99,7 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
   const int64_t b_first = ni * t.block_panels, b_end = std::min(t.n_panels, b_first + t.block_panels);
   const int64_t a_panel = p.k * kernel.mr, b_panel = p.k * kernel.nr;
   const float* b_block = p.b.packed ? p.b.packed + b_first * b_panel : s.b;
-  if (!p.b.packed)
-    for (int64_t j = b_first; j < b_end; ++j)
-      panel_of(p.b, j, kernel.nr, p.n, p.k, s.b + (j - b_first) * b_panel);
+  if (!p.b.packed) make_b_block(p, kernel.nr, b_first, b_end, s.b);
   kernels::F32TileArgs args;
   args.k = p.k;
   args.ldc = p.ldc;
