@@ -151,6 +151,8 @@ def main():
         return change
 
     expect_exit_2("nbits_bits3", edit(path, "nbits_bits3", set_attr("bits", 3)), feeds, "bits = 4 or 8, got 3")
+    expect_exit_2("nbits_huge_n", edit(path, "nbits_huge_n", set_attr("N", 1 << 40)), feeds,
+                  "attributes K and N in [1, 2^31)")
     expect_exit_2("nbits_block24", edit(path, "nbits_block24", set_attr("block_size", 24)), feeds,
                   "block_size must be a power of 2")
     expect_exit_2("nbits_wrong_n", edit(path, "nbits_wrong_n", set_attr("N", 9)), feeds,

@@ -184,10 +184,14 @@ Result<std::unique_ptr<OpKernel>> create_matmul_nbits(const KernelInit& init) {
   // float32, the most accurate level, which the spec allows for every level.
   ASSIGN_OR_RETURN(int64_t accuracy_level, init.attr_int("accuracy_level", 0));
   (void)accuracy_level;
-  if (s.k <= 0 || s.n <= 0) return init.error("MatMulNBits needs positive attributes K and N");
+  // Bounds keep every size product below in int64 (real weights are far smaller).
+  constexpr int64_t kMaxDim = int64_t{1} << 31;
+  if (s.k <= 0 || s.n <= 0 || s.k >= kMaxDim || s.n >= kMaxDim)
+    return init.error("MatMulNBits needs attributes K and N in [1, 2^31), got K = " + std::to_string(s.k) +
+                      ", N = " + std::to_string(s.n));
   if (s.bits != 4 && s.bits != 8)
     return init.error("MatMulNBits supports bits = 4 or 8, got " + std::to_string(s.bits));
-  if (s.block_size < 16 || (s.block_size & (s.block_size - 1)) != 0)
+  if (s.block_size < 16 || s.block_size >= kMaxDim || (s.block_size & (s.block_size - 1)) != 0)
     return init.error("MatMulNBits block_size must be a power of 2 and at least 16, got " + std::to_string(s.block_size));
   if (init.has_input(kGIdx))
     return init.unsupported("MatMulNBits g_idx (act-order GPTQ, deprecated in ONNX Runtime) is not supported");
