@@ -1,13 +1,13 @@
 // com.microsoft MatMulNBits: Y = A · dequant(B)ᵀ (+ bias), B block-quantized along K as
 // ONNX Runtime's 4-bit weight quantizer writes it for LLM-style models.
-//   A           float32 [..., K]
+//   A           float32 or float16 [..., K] (float16: computed in float32, rounded once)
 //   B           uint8 [N, n_blocks, blob_size], n_blocks = ceil(K / block_size),
 //               blob_size = block_size * bits / 8; codes packed low bits first
-//   scales      float32, N * n_blocks values (one per block of a column)
+//   scales      A's type, N * n_blocks values (one per block of a column)
 //   zero_points optional: uint8 packed like B (each column's row padded to whole bytes), or
-//               float32 with one value per block; absent: 2^(bits - 1)
+//               A's type with one value per block; absent: 2^(bits - 1)
 //   g_idx       (deprecated in ONNX Runtime) refused
-//   bias        optional float32 [N]
+//   bias        optional, A's type [N]
 // w[k][n] = (code - zero_point) * scale. The weights are dequantized to a float32 K x N
 // matrix once, at session creation, when B, scales and zero_points are constants, and run
 // through the float MatMul path (packed panels); otherwise at every run.
@@ -16,6 +16,7 @@
 #include "ops/contrib/ms_domain.h"
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/nn/gemm_runner.h"
+#include "kernels/math/half.h"
 
 namespace twinrt::contrib {
 namespace {
@@ -31,6 +32,17 @@ struct NBitsShape {
 
 std::string dims(const std::vector<int64_t>& d) { return shape_to_string(d); }
 
+bool is_float(DataType t) { return t == DataType::kFloat || t == DataType::kFloat16; }
+
+// t as float32: itself, or a widened copy of a float16 tensor.
+Result<Tensor> widened(const Tensor& t) {
+  if (t.dtype() != DataType::kFloat16) return t;
+  ASSIGN_OR_RETURN(Tensor f, Tensor::create_for_overwrite(DataType::kFloat, t.shape()));
+  const Float16* src = t.data<Float16>();
+  for (int64_t i = 0; i < t.numel(); ++i) f.data<float>()[i] = math::to_float(src[i]);
+  return f;
+}
+
 // Checks B, scales and zero_points against the attributes (at load for constants, at run
 // otherwise); the message names the input and what was expected.
 Status check_weights(const NBitsShape& s, const Tensor& b, const Tensor& scales, const Tensor* zero) {
@@ -38,20 +50,26 @@ Status check_weights(const NBitsShape& s, const Tensor& b, const Tensor& scales,
   if (b.dtype() != DataType::kUInt8 || b.shape() != want_b)
     return invalid_argument("B must be uint8 of shape " + dims(want_b) + " (N, ceil(K / block_size), block_size * bits / 8), got " +
                             dtype_name(b.dtype()) + dims(b.shape()));
-  if (scales.dtype() != DataType::kFloat || scales.numel() != s.n * s.blocks())
-    return invalid_argument("scales must be float32 with N * n_blocks = " + std::to_string(s.n * s.blocks()) +
+  if (!is_float(scales.dtype()) || scales.numel() != s.n * s.blocks())
+    return invalid_argument("scales must be float32 or float16 with N * n_blocks = " + std::to_string(s.n * s.blocks()) +
                             " values, got " + dtype_name(scales.dtype()) + dims(scales.shape()));
   if (!zero) return Status::ok();
   if (zero->dtype() == DataType::kUInt8 && zero->numel() == s.n * s.packed_zero_row()) return Status::ok();
-  if (zero->dtype() == DataType::kFloat && zero->numel() == s.n * s.blocks()) return Status::ok();
+  if (zero->dtype() == scales.dtype() && zero->numel() == s.n * s.blocks()) return Status::ok();
   return invalid_argument("zero_points must be uint8 with " + std::to_string(s.n * s.packed_zero_row()) +
-                          " values (packed) or float32 with " + std::to_string(s.n * s.blocks()) + ", got " +
+                          " values (packed) or " + dtype_name(scales.dtype()) + " (scales' type) with " + std::to_string(s.n * s.blocks()) + ", got " +
                           dtype_name(zero->dtype()) + dims(zero->shape()));
 }
 
 // The weights as a row-major float32 K x N matrix (MatMul's B). Inputs already checked.
-Result<Tensor> dequantize(const NBitsShape& s, const Tensor& b, const Tensor& scales, const Tensor* zero) {
+Result<Tensor> dequantize(const NBitsShape& s, const Tensor& b, const Tensor& scales_in, const Tensor* zero_in) {
   ASSIGN_OR_RETURN(Tensor w, Tensor::create_for_overwrite(DataType::kFloat, {s.k, s.n}));
+  ASSIGN_OR_RETURN(Tensor scales, widened(scales_in));
+  Tensor zero_f;
+  if (zero_in) {
+    ASSIGN_OR_RETURN(zero_f, widened(*zero_in));
+  }
+  const Tensor* zero = zero_in ? &zero_f : nullptr;
   float* out = w.data<float>();
   const uint8_t* codes = b.data<uint8_t>();
   const float* scale = scales.data<float>();
@@ -90,16 +108,21 @@ class MatMulNBitsKernel final : public OpKernel {
       out = *a;
       out->back() = ir::Dim::of(s_.n);
     }
-    ctx.set_output(0, DataType::kFloat, out);
+    ctx.set_output(0, ctx.dtype(kA), out);
     return Status::ok();
   }
 
   bool keeps_copy_of_input(size_t i) const override { return i >= kB && i <= kZeroPoints && weights_.defined(); }
 
   Status run(RunContext& ctx) const override {
-    ASSIGN_OR_RETURN(const Tensor* a, ctx.tensor_input(kA));
-    if (a->dtype() != DataType::kFloat)
-      return not_implemented(std::string("A must be float32, got ") + dtype_name(a->dtype()));
+    ASSIGN_OR_RETURN(const Tensor* a_in, ctx.tensor_input(kA));
+    const DataType type = a_in->dtype();
+    if (!is_float(type)) return not_implemented(std::string("A must be float32 or float16, got ") + dtype_name(type));
+    if (ctx.input(kScales).dtype() != type)
+      return invalid_argument(std::string("scales must have A's type ") + dtype_name(type) + ", got " +
+                              dtype_name(ctx.input(kScales).dtype()));
+    ASSIGN_OR_RETURN(Tensor a_f, widened(*a_in));
+    const Tensor* a = &a_f;
     if (a->rank() == 0 || a->shape().back() != s_.k)
       return invalid_argument("A's last dimension must be K = " + std::to_string(s_.k) + ", got shape " +
                               dims(a->shape()));
@@ -115,38 +138,55 @@ class MatMulNBitsKernel final : public OpKernel {
       ASSIGN_OR_RETURN(w, dequantize(s_, *b, *scales, zero));
     }
     const float* bias = nullptr;
+    Tensor bias_f;
     if (ctx.has_input(kBias)) {
       ASSIGN_OR_RETURN(const Tensor* t, ctx.tensor_input(kBias));
-      if (t->dtype() != DataType::kFloat || t->numel() != s_.n)
-        return invalid_argument("bias must be float32 with N = " + std::to_string(s_.n) + " values, got " +
-                                dtype_name(t->dtype()) + dims(t->shape()));
-      bias = t->data<float>();
+      if (t->dtype() != type || t->numel() != s_.n)
+        return invalid_argument("bias must be " + std::string(dtype_name(type)) + " (A's type) with N = " +
+                                std::to_string(s_.n) + " values, got " + dtype_name(t->dtype()) + dims(t->shape()));
+      ASSIGN_OR_RETURN(bias_f, widened(*t));
+      bias = bias_f.data<float>();
     }
     std::vector<int64_t> out_shape = a->shape();
     out_shape.back() = s_.n;
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, DataType::kFloat, out_shape));
-    const int64_t m = a->numel() / s_.k;  // batch dims fold into rows: B is shared
+    ASSIGN_OR_RETURN(Tensor * y_out, ctx.output_for_overwrite(0, type, out_shape));
+    Tensor y_f;  // float16 A: the float32 product, rounded into y_out at the end
+    if (type == DataType::kFloat16) {
+      ASSIGN_OR_RETURN(y_f, Tensor::create_for_overwrite(DataType::kFloat, out_shape));
+    }
+    Tensor* y = type == DataType::kFloat16 ? &y_f : y_out;
+    TRY(multiply(ctx, *a, w, bias, *y));
+    if (type == DataType::kFloat16)
+      for (int64_t i = 0; i < y->numel(); ++i) y_out->data<Float16>()[i] = math::to_float16(y->data<float>()[i]);
+    return Status::ok();
+  }
+
+ private:
+  // y = a · w (+ bias): A's batch dims fold into rows, B is shared.
+  Status multiply(RunContext& ctx, const Tensor& a, const Tensor& w, const float* bias, Tensor& y) const {
+    const bool fed = w.raw() != weights_.raw();
+    const int64_t m = a.numel() / s_.k;  // batch dims fold into rows: B is shared
     if (mode_ == Mode::kReference) {
       kernels::GemmProblem<float> p;
       p.m = m;
       p.n = s_.n;
       p.k = s_.k;
-      p.a = a->data<float>();
+      p.a = a.data<float>();
       p.a_row_stride = s_.k;
       p.b = w.data<float>();
       p.ldb = s_.n;
-      p.c = y->data<float>();
+      p.c = y.data<float>();
       p.ldc = s_.n;
       nn::parallel_gemm_batch(ctx.pool(), gemm_.get<float>(), {p});
       if (bias)
-        for (int64_t i = 0; i < y->numel(); ++i) y->data<float>()[i] += bias[i % s_.n];
+        for (int64_t i = 0; i < y.numel(); ++i) y.data<float>()[i] += bias[i % s_.n];
       return Status::ok();
     }
     nn::F32Product p;
     p.m = m;
     p.n = s_.n;
     p.k = s_.k;
-    p.a.data = a->data<float>();
+    p.a.data = a.data<float>();
     p.a.outer_stride = s_.k;
     p.a.k_stride = 1;
     if (panels_.panels.defined() && !fed) {
@@ -156,14 +196,13 @@ class MatMulNBitsKernel final : public OpKernel {
       p.b.outer_stride = 1;
       p.b.k_stride = s_.n;
     }
-    p.c = y->data<float>();
+    p.c = y.data<float>();
     p.ldc = s_.n;
     p.epilogue.bias = bias;  // one value per column
     p.epilogue.bias_cs = 1;
     return nn::run_f32_gemm(ctx.pool(), tile_, p);
   }
 
- private:
   NBitsShape s_;
   Mode mode_;
   nn::GemmKernels gemm_;
