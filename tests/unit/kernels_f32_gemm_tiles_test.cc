@@ -76,8 +76,9 @@ std::vector<float> run(const kernels::F32GemmKernel& kernel, const Case& c, cons
     p.b.outer_stride = 1;
     p.b.k_stride = c.n;
   } else {
-    p.b.fill = [&](int64_t first, float* panel) {
-      kernels::f32_pack_panel(b.data(), 1, c.n, first, c.n, c.k, kernel.nr, panel);
+    p.b.fill = [&](int64_t first, int64_t count, float* out) {
+      for (int64_t q = 0; q < count; ++q)
+        kernels::f32_pack_panel(b.data(), 1, c.n, first + q * kernel.nr, c.n, c.k, kernel.nr, out + q * c.k * kernel.nr);
     };
   }
   p.c = out.data();

@@ -2,6 +2,7 @@
 // im2col: same values, zero padding, zero columns past `count`, for many window shapes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -56,13 +57,18 @@ TEST(KernelsIm2colPanel, MatchesTheReferenceOnManyWindows) {
     for (size_t i = 0; i < image.size(); ++i) image[i] = static_cast<float>(i + 1);
     const int width = std::vector<int>{8, 16, 32, 64}[static_cast<size_t>(pick(0, 3))];
     const int64_t first = pick(0, static_cast<int>(positions - 1));
-    const int64_t count = std::min<int64_t>(width, positions - first);
+    const int64_t panels = pick(1, 3);  // several panels in one call: each as if made alone
+    const int64_t count = std::min<int64_t>(panels * width, positions - first);
     const int64_t rows = channels * g.kernel[0] * g.kernel[1];
-    std::vector<float> want(static_cast<size_t>(rows * width), 0.0f), got(want.size(), -1.0f);
-    f32_im2col_ref(w, image.data(), channels, first, count, 0.0f, want.data(), width);
-    for (int64_t r = 0; r < rows; ++r)  // the reference leaves columns past count alone
-      std::fill(want.begin() + r * width + count, want.begin() + (r + 1) * width, 0.0f);
-    f32_im2col_panel_2d(w, image.data(), channels, first, count, width, got.data());
+    std::vector<float> want(static_cast<size_t>(panels * rows * width), 0.0f), got(want.size(), -1.0f);
+    for (int64_t q = 0; q < panels; ++q) {
+      const int64_t valid = std::clamp<int64_t>(count - q * width, 0, width);
+      float* panel = want.data() + q * rows * width;
+      f32_im2col_ref(w, image.data(), channels, first + q * width, valid, 0.0f, panel, width);
+      for (int64_t r = 0; r < rows; ++r)  // the reference leaves columns past `valid` alone
+        std::fill(panel + r * width + valid, panel + (r + 1) * width, 0.0f);
+    }
+    f32_im2col_panels_2d(w, image.data(), channels, first, count, panels, width, got.data());
     ASSERT_EQ(got, want) << describe(g, first, count, width);
   }
 }

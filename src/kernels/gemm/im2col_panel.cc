@@ -33,13 +33,12 @@ void push(std::vector<Segment>& out, int64_t dst, int64_t src, int64_t step, int
   if (length > 0) out.push_back({dst, src, step, length});
 }
 
-// The segments of one channel's rows (kh, kw) for positions [first, first + count).
+// Appends the segments of one channel's rows (kh, kw) for positions [first, first + count).
 void plan_segments(const ImageWindow& w, int64_t first, int64_t count, int width, std::vector<Segment>& out) {
   const int64_t ih_n = w.in[0], iw_n = w.in[1], ow_n = w.out[1];
   const int64_t kh_n = w.kernel[0], kw_n = w.kernel[1];
   const int64_t sh = w.strides[0], sw = w.strides[1], dh = w.dilations[0], dw = w.dilations[1];
   const int64_t ph = w.pad_begin[0], pw = w.pad_begin[1];
-  out.clear();
   int64_t row = 0;
   for (int64_t kh = 0; kh < kh_n; ++kh)
     for (int64_t kw = 0; kw < kw_n; ++kw, row += width) {
@@ -69,20 +68,36 @@ void plan_segments(const ImageWindow& w, int64_t first, int64_t count, int width
 
 void f32_im2col_panel_2d(const ImageWindow& w, const float* image, int64_t channels, int64_t first, int64_t count,
                          int width, float* panel) {
+  f32_im2col_panels_2d(w, image, channels, first, count, 1, width, panel);
+}
+
+void f32_im2col_panels_2d(const ImageWindow& w, const float* image, int64_t channels, int64_t first, int64_t count,
+                          int64_t panels, int width, float* out) {
   thread_local std::vector<Segment> segments;
-  plan_segments(w, first, count, width, segments);
+  thread_local std::vector<size_t> starts;  // panel q's segments: [starts[q], starts[q + 1])
+  segments.clear();
+  starts.clear();
+  for (int64_t q = 0; q < panels; ++q) {
+    starts.push_back(segments.size());
+    plan_segments(w, first + q * width, std::clamp<int64_t>(count - q * width, 0, width), width, segments);
+  }
+  starts.push_back(segments.size());
   const int64_t plane_size = w.in[0] * w.in[1], block = w.kernel[0] * w.kernel[1] * width;
+  const int64_t panel_floats = channels * block;
   for (int64_t c = 0; c < channels; ++c) {
     const float* plane = image + c * plane_size;
-    float* out = panel + c * block;
-    for (const Segment& s : segments) {
-      float* dst = out + s.dst;
-      if (s.src < 0) {
-        copy_short(dst, kZeros, s.length);
-      } else if (s.step == 1) {
-        copy_short(dst, plane + s.src, s.length);
-      } else {
-        for (int64_t t = 0; t < s.length; ++t) dst[t] = plane[s.src + t * s.step];
+    for (int64_t q = 0; q < panels; ++q) {
+      float* panel = out + q * panel_floats + c * block;
+      for (size_t i = starts[q]; i < starts[q + 1]; ++i) {
+        const Segment& s = segments[i];
+        float* dst = panel + s.dst;
+        if (s.src < 0) {
+          copy_short(dst, kZeros, s.length);
+        } else if (s.step == 1) {
+          copy_short(dst, plane + s.src, s.length);
+        } else {
+          for (int64_t t = 0; t < s.length; ++t) dst[t] = plane[s.src + t * s.step];
+        }
       }
     }
   }

@@ -14,5 +14,11 @@ namespace twinrt::kernels {
 
 void f32_im2col_panel_2d(const ImageWindow& w, const float* image, int64_t channels, int64_t first, int64_t count,
                          int width, float* panel);
+// `panels` such panels one after the other, for positions [first, first + count) (count <=
+// panels * width; panel q takes the next `width` of them). Each channel is copied into
+// every panel before the next: its input rows are read along the row across the panels
+// (a few streams at a time, not three rows of every channel per panel).
+void f32_im2col_panels_2d(const ImageWindow& w, const float* image, int64_t channels, int64_t first, int64_t count,
+                          int64_t panels, int width, float* out);
 
 }  // namespace twinrt::kernels

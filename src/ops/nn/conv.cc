@@ -204,12 +204,16 @@ class ConvKernel final : public OpKernel {
         p.b.outer_stride = 1;
         p.b.k_stride = in_size;
       } else {
-        p.b.fill = [&, image](int64_t first, float* panel) {
-          const int64_t cols = std::min<int64_t>(nr, positions - first);
-          if (win.rank == 2) return kernels::f32_im2col_panel_2d(win, image, cin, first, cols, nr, panel);
-          kernels::im2col(win, image, cin, first, cols, 0.0f, panel, nr);
-          if (cols < nr)
-            for (int64_t r = 0; r < taps; ++r) std::fill(panel + r * nr + cols, panel + (r + 1) * nr, 0.0f);
+        p.b.fill = [&, image](int64_t first, int64_t panels, float* out) {
+          const int64_t cols = std::min<int64_t>(panels * nr, positions - first);
+          if (win.rank == 2) return kernels::f32_im2col_panels_2d(win, image, cin, first, cols, panels, nr, out);
+          for (int64_t q = 0; q < panels; ++q) {
+            float* panel = out + q * taps * nr;
+            const int64_t valid = std::clamp<int64_t>(cols - q * nr, 0, nr);
+            kernels::im2col(win, image, cin, first + q * nr, valid, 0.0f, panel, nr);
+            if (valid < nr)
+              for (int64_t r = 0; r < taps; ++r) std::fill(panel + r * nr + valid, panel + (r + 1) * nr, 0.0f);
+          }
         };
       }
       p.c = out + (n * plan.out_channels + g * mg) * positions;

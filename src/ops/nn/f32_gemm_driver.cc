@@ -71,20 +71,20 @@ struct Scratch {
 // `scratch`.
 const float* panel_of(const F32Operand& op, int64_t i, int width, int64_t count, int64_t k, float* scratch) {
   if (op.packed) return op.packed + i * k * width;
-  if (op.fill) op.fill(i * width, scratch);
+  if (op.fill) op.fill(i * width, 1, scratch);
   else kernels::f32_pack_panel(op.data, op.outer_stride, op.k_stride, i * width, count, k, width, scratch);
   return scratch;
 }
 
-// B panels [first, end) into `out`, one after the other: a strided B a few panels at a time
-// (its rows read along the row), a fill panel by panel.
+// B panels [first, end) into `out`, one after the other, a few panels at a time (the rows of
+// a strided B, or im2col's input rows, read along the row across them).
 void make_b_block(const F32Product& p, int nr, int64_t first, int64_t end, float* out) {
   constexpr int64_t kPanelsPerPass = 8;
   const int64_t panel_floats = p.k * nr;
   for (int64_t j = first; j < end; j += kPanelsPerPass) {
     float* dst = out + (j - first) * panel_floats;
     if (p.b.fill) {
-      for (int64_t q = j; q < std::min(end, j + kPanelsPerPass); ++q) p.b.fill(q * nr, dst + (q - j) * panel_floats);
+      p.b.fill(j * nr, std::min(kPanelsPerPass, end - j), dst);
     } else {
       kernels::f32_pack_panel_block(p.b.data, p.b.outer_stride, p.b.k_stride, p.n, j,
                                     std::min(kPanelsPerPass, end - j), p.k, nr, dst);

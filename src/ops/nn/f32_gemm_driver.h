@@ -24,9 +24,10 @@ struct F32Operand {
   //    data[i * outer_stride + p * k_stride]; packed panel by panel while running.
   const float* data = nullptr;
   int64_t outer_stride = 0, k_stride = 0;
-  // 3. A function that writes the panel starting at row/column `first` (k x width,
-  //    zero-padded past the edge): im2col straight into panel layout.
-  std::function<void(int64_t first, float* panel)> fill;
+  // 3. A function that writes `panels` panels starting at row/column `first`, one after
+  //    the other (k x width each, zero-padded past the edge): im2col straight into panel
+  //    layout.
+  std::function<void(int64_t first, int64_t panels, float* out)> fill;
 };
 
 struct F32Product {
