@@ -1,5 +1,8 @@
 // The pipeline runner: file validation, contracts, per-item fan-out with batching, and
 // the glue steps on inputs whose right answers are known by construction.
+#include <mutex>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "pipeline/batching.h"
@@ -204,6 +207,68 @@ TEST(Pipeline, AFailingBranchIsNamedTheSameWayParallelOrNot) {
     // A stage that fails while running (it maps over a list, and gets none).
     EXPECT_EQ(branches(parallel, R"("map": true, )")->run(inputs).status().message(),
               "stage 'left': \"map\": true, but no input is a list");
+  }
+}
+
+// Records which thread ran each model stage (by its model's output names).
+class ThreadRecorder final : public ModelRunner {
+ public:
+  ThreadRecorder(std::unique_ptr<ModelRunner> inner, std::map<std::thread::id, int>* seen, std::mutex* mu)
+      : inner_(std::move(inner)), seen_(seen), mu_(mu) {}
+  std::vector<std::string> output_names() const override { return inner_->output_names(); }
+  Result<TensorMap> run(const TensorMap& feeds, const std::vector<std::string>& outputs) override {
+    {
+      std::lock_guard<std::mutex> lock(*mu_);
+      ++(*seen_)[std::this_thread::get_id()];
+    }
+    return inner_->run(feeds, outputs);
+  }
+
+ private:
+  std::unique_ptr<ModelRunner> inner_;
+  std::map<std::thread::id, int>* seen_;
+  std::mutex* mu_;
+};
+
+// With parallel the second stage of wave 0 runs on a thread of its own; without, all on
+// the caller's.
+TEST(Pipeline, AWavesStagesRunOnThreadsOfTheirOwn) {
+  for (bool parallel : {true, false}) {
+    std::map<std::thread::id, int> seen;
+    std::mutex mu;
+    PipelineOptions options;
+    options.parallel = parallel;
+    options.runner_factory = [&](const std::string& path, const std::string& engine, const SessionOptions& session)
+        -> Result<std::unique_ptr<ModelRunner>> {
+      ASSIGN_OR_RETURN(auto inner, make_session_runner(path, engine, session));
+      return std::unique_ptr<ModelRunner>(new ThreadRecorder(std::move(inner), &seen, &mu));
+    };
+    auto p = Pipeline::load(std::string(TWINRT_SOURCE_DIR) + "/tests/pipeline/data/branches.json", options);
+    ASSERT_TRUE(p.is_ok()) << p.status().message();
+    ASSERT_TRUE((*p)->run({{"x", PipelineValue::single(floats({1, 3}, {1, 2, 3}))}}).is_ok());
+    EXPECT_EQ(seen.size(), parallel ? 2u : 1u);
+    EXPECT_EQ(seen[std::this_thread::get_id()], parallel ? 2 : 3);  // left and join, or all three
+  }
+}
+
+// "threads": 0 (all cores) is shared among the model stages of a concurrent wave; an
+// explicit count is kept.
+TEST(Pipeline, ConcurrentStagesShareTheCores) {
+  const char* json = R"({"inputs": ["x"], "outputs": ["a", "b"], "parallel": PARALLEL, "stages": [
+    {"name": "a", "model": "symbolic_add.onnx", "session": {"threads": 0}, "inputs": {"x": "x"}, "outputs": {"z": "a"}},
+    {"name": "b", "model": "symbolic_add.onnx", "session": {"threads": 3}, "inputs": {"x": "x"}, "outputs": {"z": "b"}}]})";
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  for (bool parallel : {true, false}) {
+    std::string text = json;
+    text.replace(text.find("PARALLEL"), 8, parallel ? "true" : "false");
+    std::vector<int> threads;
+    PipelineOptions options;
+    options.runner_factory = [&](const std::string& path, const std::string& engine, const SessionOptions& session) {
+      threads.push_back(session.threads);
+      return make_session_runner(path, engine, session);
+    };
+    ASSERT_TRUE(Pipeline::create(parse_pipeline(text, kCliData).value(), options).is_ok());
+    EXPECT_EQ(threads, (std::vector<int>{parallel ? std::max(1, cores / 2) : 0, 3}));
   }
 }
 
