@@ -42,6 +42,8 @@ void start_thread(std::vector<std::thread>& threads, const std::function<void()>
     return;
   } catch (const std::system_error&) {
   }
+#else
+  (void)threads;
 #endif
   fn();
 }
