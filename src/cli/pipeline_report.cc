@@ -126,6 +126,7 @@ nlohmann::json report_json(const pipeline::Pipeline& p, const pipeline::RunResul
   nlohmann::json j;
   j["pipeline"] = p.spec().name;
   j["parallel"] = p.parallel();  // stages of one wave ran concurrently: their times overlap
+  j["run_ms"] = result.ms;       // wall time of this run: less than the stages' sum when they overlap
   nlohmann::json outputs = nlohmann::json::object();
   for (const std::string& name : p.spec().outputs) {
     const PipelineValue& v = result.outputs.at(name);
