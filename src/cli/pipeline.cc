@@ -22,6 +22,7 @@ struct PipelineFlags {
   std::string engine;
   std::string engines;  // compare
   int runs = 1;
+  std::string parallel;  // "on"/"off": overrides the file's "parallel"; empty: as the file says
 };
 
 int run_pipeline(const PipelineFlags& flags) {
@@ -31,6 +32,7 @@ int run_pipeline(const PipelineFlags& flags) {
   pipeline::PipelineOptions options;
   options.engine = flags.engine;
   options.runner_factory = make_engine_runner;
+  if (!flags.parallel.empty()) options.parallel = flags.parallel == "on";
   auto p = pipeline::Pipeline::load(flags.file, options);
   if (!p) return report_error(p.status());
   std::vector<pipeline::RunResult> runs;
@@ -55,7 +57,7 @@ int run_pipeline(const PipelineFlags& flags) {
     return kExitOk;
   }
   print_outputs(runs.back(), (*p)->spec().outputs);
-  print_timings(timings);
+  print_timings(timings, (*p)->parallel());
   return kExitOk;
 }
 
@@ -72,6 +74,8 @@ Command add_pipeline_command(CLI::App& root) {
   run->add_option("--trace", flags->trace_dir, "write every stage's values to DIR (.npy) with a summary line each");
   run->add_option("--engine", flags->engine, "run every model stage on this engine (twinrt, twinrt-ref, ort, ort-web, ...)");
   run->add_option("--runs", flags->runs, "run the pipeline N times (state carried; outputs of the last run): cold = first run, warm = median of the others");
+  run->add_option("--parallel", flags->parallel, "on: run independent stages concurrently (the default); off: one after another")
+      ->check(CLI::IsMember({"on", "off"}));
   CLI::App* compare = cmd->add_subcommand("compare", "Run the pipeline on several engines; compare every stage's values and the final outputs");
   compare->add_option("PIPE", flags->file, "pipeline file (JSON)")->required();
   compare->add_option("--input", flags->inputs, "NAME=FILE: a .npy tensor, or any other file as bytes (e.g. an image)");

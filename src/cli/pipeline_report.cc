@@ -59,6 +59,7 @@ std::vector<StageTiming> stage_timings(const pipeline::Pipeline& p, const std::v
     t.kind = stages[i].is_model() ? "model" : stages[i].step;
     t.engine = stages[i].is_model() ? p.engine_of(stages[i]) : "";
     t.load_ms = p.load_ms()[i];
+    t.wave = stages[i].wave;
     for (size_t r = 0; r < runs.size(); ++r) {
       const pipeline::StageRecord& rec = runs[r].stages[i];
       if (r == 0) t.cold_ms = rec.ms, t.model_calls = rec.model_calls;
@@ -106,19 +107,26 @@ void print_outputs(const pipeline::RunResult& result, const std::vector<std::str
   }
 }
 
-void print_timings(const std::vector<StageTiming>& timings) {
+void print_timings(const std::vector<StageTiming>& timings, bool parallel) {
   std::printf("%-12s %-18s %-8s %9s %9s %9s %6s\n", "stage", "kind", "engine", "load ms", "cold ms", "warm ms", "calls");
   for (const StageTiming& t : timings) {
     const std::string warm = t.warm_ms.empty() ? "-" : std::to_string(median(t.warm_ms)).substr(0, 7);
     std::printf("%-12s %-18s %-8s %9.1f %9.1f %9s %6d\n", t.stage.c_str(), t.kind.c_str(), t.engine.c_str(), t.load_ms,
                 t.cold_ms, warm.c_str(), t.model_calls);
   }
+  for (size_t i = 1; parallel && i < timings.size(); ++i)
+    if (timings[i].wave == timings[i - 1].wave) {
+      std::printf("(stages of one wave run concurrently: their times overlap)\n");
+      break;
+    }
 }
 
 nlohmann::json report_json(const pipeline::Pipeline& p, const pipeline::RunResult& result,
                            const std::vector<StageTiming>& timings) {
   nlohmann::json j;
   j["pipeline"] = p.spec().name;
+  j["parallel"] = p.parallel();  // stages of one wave ran concurrently: their times overlap
+  j["run_ms"] = result.ms;       // wall time of this run: less than the stages' sum when they overlap
   nlohmann::json outputs = nlohmann::json::object();
   for (const std::string& name : p.spec().outputs) {
     const PipelineValue& v = result.outputs.at(name);
@@ -134,7 +142,8 @@ nlohmann::json report_json(const pipeline::Pipeline& p, const pipeline::RunResul
   j["outputs"] = outputs;
   nlohmann::json stages = nlohmann::json::array();
   for (const StageTiming& t : timings) {
-    nlohmann::json s = {{"stage", t.stage}, {"kind", t.kind}, {"load_ms", t.load_ms}, {"cold_ms", t.cold_ms}};
+    nlohmann::json s = {{"stage", t.stage}, {"kind", t.kind}, {"wave", t.wave}, {"load_ms", t.load_ms},
+                        {"cold_ms", t.cold_ms}};
     if (!t.engine.empty()) s["engine"] = t.engine, s["model_calls"] = t.model_calls;
     if (!t.warm_ms.empty()) s["warm_ms"] = median(t.warm_ms);
     stages.push_back(s);

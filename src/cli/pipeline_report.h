@@ -20,6 +20,7 @@ struct StageTiming {
   double load_ms = 0, cold_ms = 0;
   std::vector<double> warm_ms;  // runs after the first
   int model_calls = 0;          // in the first run
+  int wave = 0;                 // stages of one wave ran concurrently when the pipeline is parallel
 };
 
 std::vector<StageTiming> stage_timings(const pipeline::Pipeline& p, const std::vector<pipeline::RunResult>& runs);
@@ -29,7 +30,8 @@ std::vector<StageTiming> stage_timings(const pipeline::Pipeline& p, const std::v
 std::vector<std::string> value_strings(const pipeline::PipelineValue& v);
 
 void print_outputs(const pipeline::RunResult& result, const std::vector<std::string>& order);
-void print_timings(const std::vector<StageTiming>& timings);
+// `parallel`: notes that the times of a wave's stages overlap (when a wave has several).
+void print_timings(const std::vector<StageTiming>& timings, bool parallel);
 nlohmann::json report_json(const pipeline::Pipeline& p, const pipeline::RunResult& result,
                            const std::vector<StageTiming>& timings);
 

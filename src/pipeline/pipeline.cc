@@ -1,6 +1,11 @@
 #include "pipeline/pipeline.h"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
+#include <optional>
+#include <system_error>
+#include <thread>
 
 #include "io/file_io.h"
 #include "pipeline/batching.h"
@@ -26,6 +31,35 @@ Result<size_t> item_count(const ValueMap& inputs) {
   }
   if (!n) return invalid_argument("\"map\": true, but no input is a list");
   return *n;
+}
+
+// Runs `fn` on a new thread added to `threads`, or right here when none can be started
+// (only speed changes). The WebAssembly build has no threads for this.
+void start_thread(std::vector<std::thread>& threads, const std::function<void()>& fn) {
+#ifndef __EMSCRIPTEN__
+  try {
+    threads.emplace_back(fn);
+    return;
+  } catch (const std::system_error&) {
+  }
+#else
+  (void)threads;
+#endif
+  fn();
+}
+
+// Session threads for a model stage: "threads": 0 (all hardware threads) is divided among
+// the model stages of its wave when they run concurrently, so they do not each start a
+// thread per core. An explicit count is kept as written.
+SessionOptions stage_session(const StageSpec& stage, const std::vector<StageSpec>& stages, bool parallel) {
+  SessionOptions options = stage.session;
+  if (!parallel || options.threads != 0) return options;
+  const int models = static_cast<int>(std::count_if(stages.begin(), stages.end(), [&](const StageSpec& s) {
+    return s.is_model() && s.wave == stage.wave;
+  }));
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  if (models > 1) options.threads = std::max(1, cores / models);
+  return options;
 }
 
 ValueMap item_inputs(const ValueMap& inputs, size_t i) {
@@ -57,13 +91,16 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(PipelineSpec spec, const Pipe
   std::unique_ptr<Pipeline> p(new Pipeline());
   p->spec_ = std::move(spec);
   p->engine_override_ = options.engine;
+#ifndef __EMSCRIPTEN__
+  p->parallel_ = options.parallel.value_or(p->spec_.parallel);
+#endif
   for (const StageSpec& s : p->spec_.stages) {
     auto stage = std::make_unique<Stage>();
     stage->spec = &s;
     const auto start = std::chrono::steady_clock::now();
     const std::string context = "stage '" + s.name + "': ";
     if (s.is_model()) {
-      auto runner = options.runner_factory(s.model_path, p->engine_of(s), s.session);
+      auto runner = options.runner_factory(s.model_path, p->engine_of(s), stage_session(s, p->spec_.stages, p->parallel_));
       if (!runner) return runner.status().with_context(context);
       const std::vector<std::string> names = (*runner)->output_names();
       for (const auto& [port, value] : s.outputs)
@@ -188,6 +225,18 @@ Result<StageRecord> Pipeline::run_stage(Stage& stage, const ValueMap& values) {
   return record;
 }
 
+std::vector<Result<StageRecord>> Pipeline::run_group(size_t begin, size_t end, const ValueMap& values) {
+  std::vector<std::optional<Result<StageRecord>>> slots(end - begin);
+  auto run_one = [&](size_t k) { slots[k].emplace(run_stage(*stages_[begin + k], values)); };
+  std::vector<std::thread> threads;
+  for (size_t k = 1; k < slots.size(); ++k) start_thread(threads, [&run_one, k] { run_one(k); });
+  run_one(0);  // the caller takes the first stage
+  for (std::thread& t : threads) t.join();
+  std::vector<Result<StageRecord>> records;
+  for (auto& slot : slots) records.push_back(std::move(*slot));
+  return records;
+}
+
 Result<RunResult> Pipeline::run(const ValueMap& inputs) {
   for (const auto& [name, v] : inputs)
     if (std::find(spec_.inputs.begin(), spec_.inputs.end(), name) == spec_.inputs.end())
@@ -212,17 +261,27 @@ Result<RunResult> Pipeline::run(const ValueMap& inputs) {
     values[name] = it->second;
   }
   RunResult result;
-  for (auto& stage : stages_) {
-    const std::string context = "stage '" + stage->spec->name + "': ";
-    auto record = run_stage(*stage, values);
-    if (!record) return record.status().with_context(context);
-    for (const auto& [name, v] : record->outputs) {
-      if (auto c = spec_.contracts.find(name); c != spec_.contracts.end())
-        TRY(check_contract(c->second, name, v, bindings).with_context(context + "contract violated: "));
-      values[name] = v;
+  const auto start = std::chrono::steady_clock::now();
+  // A group is one stage, or with parallel a whole wave. Its records are checked in stage
+  // order once all have run, so the first error in that order is reported either way.
+  for (size_t begin = 0, end = 0; begin < stages_.size(); begin = end) {
+    end = begin + 1;
+    if (parallel_)
+      while (end < stages_.size() && stages_[end]->spec->wave == stages_[begin]->spec->wave) ++end;
+    std::vector<Result<StageRecord>> records = run_group(begin, end, values);
+    for (size_t k = 0; k < records.size(); ++k) {
+      const std::string context = "stage '" + stages_[begin + k]->spec->name + "': ";
+      Result<StageRecord>& record = records[k];
+      if (!record) return record.status().with_context(context);
+      for (const auto& [name, v] : record->outputs) {
+        if (auto c = spec_.contracts.find(name); c != spec_.contracts.end())
+          TRY(check_contract(c->second, name, v, bindings).with_context(context + "contract violated: "));
+        values[name] = v;
+      }
+      result.stages.push_back(std::move(record).value());
     }
-    result.stages.push_back(std::move(record).value());
   }
+  result.ms = ms_since(start);
   for (const auto& name : spec_.outputs) result.outputs[name] = values.at(name);
   for (const StateSpec& s : spec_.state) carried_[s.to] = values.at(s.from);
   return result;

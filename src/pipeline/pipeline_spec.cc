@@ -146,7 +146,8 @@ Result<StageSpec> parse_stage(const json& s, const std::string& base_dir) {
   return stage;
 }
 
-// Orders the stages so every stage follows the producers of its inputs; names a cycle.
+// Orders the stages in waves (see PipelineSpec::stages) and numbers each stage's wave;
+// names a cycle.
 Result<std::vector<StageSpec>> order_stages(std::vector<StageSpec> stages, const std::vector<std::string>& inputs) {
   std::map<std::string, size_t> producer;
   for (size_t i = 0; i < stages.size(); ++i)
@@ -190,8 +191,16 @@ Result<std::vector<StageSpec>> order_stages(std::vector<StageSpec> stages, const
     return Status::ok();
   };
   for (size_t i = 0; i < stages.size(); ++i) TRY(visit(i));
+  // `order` lists producers first, so each stage's wave is known when it is reached.
+  for (size_t i : order)
+    for (size_t d : deps[i]) stages[i].wave = std::max(stages[i].wave, stages[d].wave + 1);
+  // Waves in order, file order within a wave: the same sequence whether a wave's stages
+  // then run concurrently or not, so errors, results and traces do not depend on it.
+  std::vector<size_t> by_wave(stages.size());
+  for (size_t i = 0; i < by_wave.size(); ++i) by_wave[i] = i;
+  std::stable_sort(by_wave.begin(), by_wave.end(), [&](size_t a, size_t b) { return stages[a].wave < stages[b].wave; });
   std::vector<StageSpec> ordered;
-  for (size_t i : order) ordered.push_back(std::move(stages[i]));
+  for (size_t i : by_wave) ordered.push_back(std::move(stages[i]));
   return ordered;
 }
 
@@ -225,10 +234,15 @@ Result<PipelineSpec> parse_pipeline(const std::string& json_text, const std::str
   json root = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) return invalid_argument("the pipeline file is not valid JSON");
   if (!root.is_object()) return invalid_argument("the pipeline file must hold a JSON object");
-  TRY(check_keys(root, {"name", "inputs", "outputs", "stages", "contracts", "state", "description"}, "pipeline"));
+  TRY(check_keys(root, {"name", "inputs", "outputs", "stages", "contracts", "state", "description", "parallel"},
+                     "pipeline"));
   PipelineSpec spec;
   spec.base_dir = base_dir;
   if (root.contains("name") && root["name"].is_string()) spec.name = root["name"].get<std::string>();
+  if (root.contains("parallel")) {
+    if (!root["parallel"].is_boolean()) return invalid_argument("'parallel' must be true or false, got " + root["parallel"].dump());
+    spec.parallel = root["parallel"].get<bool>();
+  }
   ASSIGN_OR_RETURN(spec.inputs, string_list(root, "inputs"));
   ASSIGN_OR_RETURN(spec.outputs, string_list(root, "outputs"));
   if (!root.contains("stages") || !root["stages"].is_array() || root["stages"].empty())

@@ -25,6 +25,7 @@ struct StageSpec {
   std::map<std::string, std::string> outputs;  // port -> value name
   bool map = false;  // run once per item of the list inputs
   int batch = 1;     // model stages with map: items of equal shape run together, up to this many
+  int wave = 0;      // 0: reads only pipeline inputs; else 1 + the latest wave of its producers
   bool is_model() const { return !model_path.empty(); }
 };
 
@@ -42,9 +43,12 @@ struct PipelineSpec {
   std::string base_dir;
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
-  std::vector<StageSpec> stages;  // in an order where every stage follows its producers
+  // Ordered by wave, then by position in the file: every stage follows its producers, and
+  // the stages of one wave (independent of each other) are adjacent.
+  std::vector<StageSpec> stages;
   std::map<std::string, Contract> contracts;
   std::vector<StateSpec> state;
+  bool parallel = true;  // "parallel": run a wave's stages concurrently (native runtime only)
 };
 
 // `base_dir` resolves relative model and parameter paths.

@@ -1,5 +1,8 @@
 // The pipeline runner: file validation, contracts, per-item fan-out with batching, and
 // the glue steps on inputs whose right answers are known by construction.
+#include <mutex>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include "pipeline/batching.h"
@@ -128,6 +131,145 @@ TEST(Pipeline, CarriesStateAcrossRuns) {
   EXPECT_NE(parse_error(R"({"inputs": ["acc"], "outputs": ["acc"], "stages": [
     {"name": "add", "model": "symbolic_add.onnx", "inputs": {"x": "acc"}, "outputs": {"z": "next"}}],
     "state": [{"from": "nope", "to": "acc"}]})").message().find("state from 'nope': no stage writes it"), std::string::npos);
+}
+
+// Two branches from x joined by a later stage, listed out of order in the file:
+// left = x + bias, right = x + x, both = left + right, then a stage on both.
+const char* kBranches = R"({"inputs": ["x"], "outputs": ["both", "twice"], PARALLEL "stages": [
+  {"name": "join", "model": "../../pipeline/data/add_two.onnx", "inputs": {"a": "left", "b": "right"}, "outputs": {"z": "both"}},
+  {"name": "right", "model": "../../pipeline/data/add_two.onnx", "inputs": {"a": "x", "b": "x"}, "outputs": {"z": "right"}},
+  {"name": "after", "model": "symbolic_add.onnx", "inputs": {"x": "both"}, "outputs": {"z": "twice"}},
+  {"name": "left", "model": "symbolic_add.onnx", MAP"inputs": {"x": "x"}, "outputs": {"z": "left"}}],
+  "contracts": {CONTRACTS}})";
+
+std::unique_ptr<Pipeline> branches(bool parallel, const std::string& map = "", const std::string& contracts = "") {
+  std::string json = kBranches;
+  auto put = [&](const std::string& key, const std::string& text) { json.replace(json.find(key), key.size(), text); };
+  put("PARALLEL", std::string("\"parallel\": ") + (parallel ? "true," : "false,"));
+  put("MAP", map);
+  put("CONTRACTS", contracts);
+  auto spec = parse_pipeline(json, kCliData);
+  EXPECT_TRUE(spec.is_ok()) << spec.status().message();
+  auto p = Pipeline::create(std::move(spec).value(), {});
+  EXPECT_TRUE(p.is_ok()) << p.status().message();
+  return std::move(p).value();
+}
+
+std::vector<std::string> stage_names(const std::vector<StageSpec>& stages) {
+  std::vector<std::string> names;
+  for (const StageSpec& s : stages) names.push_back(s.name + "@" + std::to_string(s.wave));
+  return names;
+}
+
+// Waves, then file order within a wave: independent of "parallel".
+TEST(Pipeline, StagesRunInWavesInFileOrder) {
+  const std::vector<std::string> expected = {"right@0", "left@0", "join@1", "after@2"};
+  EXPECT_EQ(stage_names(branches(true)->spec().stages), expected);
+  EXPECT_EQ(stage_names(branches(false)->spec().stages), expected);
+  EXPECT_TRUE(branches(true)->parallel());
+  EXPECT_FALSE(branches(false)->parallel());
+  EXPECT_NE(parse_error(R"({"inputs": ["x"], "outputs": ["x"], "parallel": 1, "stages": [
+    {"name": "a", "model": "symbolic_add.onnx", "inputs": {"x": "x"}, "outputs": {"z": "y"}}]})").message().find(
+                "'parallel' must be true or false"),
+            std::string::npos);
+}
+
+TEST(Pipeline, ParallelBranchesGiveTheSameValuesAsSequential) {
+  const ValueMap inputs = {{"x", PipelineValue::single(floats({2, 3}, {1, 2, 3, 4, 5, 6}))}};
+  RunResult on = branches(true)->run(inputs).value();
+  RunResult off = branches(false)->run(inputs).value();
+  ASSERT_EQ(on.stages.size(), 4u);
+  ASSERT_EQ(off.stages.size(), 4u);
+  for (size_t i = 0; i < on.stages.size(); ++i) {
+    EXPECT_EQ(on.stages[i].stage, off.stages[i].stage);
+    for (const auto& [name, v] : on.stages[i].outputs) {
+      const Tensor& a = v.tensor();
+      const Tensor& b = off.stages[i].outputs.at(name).tensor();
+      ASSERT_EQ(a.shape(), b.shape()) << name;
+      for (int64_t k = 0; k < a.numel(); ++k) EXPECT_EQ(a.data<float>()[k], b.data<float>()[k]) << name;
+    }
+  }
+  // both = (x + bias) + 2x, with bias [1, 2, 3].
+  EXPECT_EQ(on.outputs.at("both").tensor().data<float>()[4], 5 + 2 + 10);
+}
+
+// Both branches fail in one wave: the first in file order ('right') is reported, parallel
+// or not; a failure in a branch alone names that branch.
+TEST(Pipeline, AFailingBranchIsNamedTheSameWayParallelOrNot) {
+  const ValueMap inputs = {{"x", PipelineValue::single(floats({1, 3}, {1, 2, 3}))}};
+  const std::string both = R"("left": {"shape": [2, 3]}, "right": {"shape": [4, 3]})";
+  for (bool parallel : {true, false}) {
+    SCOPED_TRACE(parallel ? "parallel" : "sequential");
+    EXPECT_EQ(branches(parallel, "", both)->run(inputs).status().message(),
+              "stage 'right': contract violated: tensor 'right': expected shape [4,3], got float32[1,3] (dim 0 is 1, not 4)");
+    EXPECT_EQ(branches(parallel, "", R"("left": {"shape": [2, 3]})")->run(inputs).status().message(),
+              "stage 'left': contract violated: tensor 'left': expected shape [2,3], got float32[1,3] (dim 0 is 1, not 2)");
+    // A stage that fails while running (it maps over a list, and gets none).
+    EXPECT_EQ(branches(parallel, R"("map": true, )")->run(inputs).status().message(),
+              "stage 'left': \"map\": true, but no input is a list");
+  }
+}
+
+// Records which thread ran each model stage (by its model's output names).
+class ThreadRecorder final : public ModelRunner {
+ public:
+  ThreadRecorder(std::unique_ptr<ModelRunner> inner, std::map<std::thread::id, int>* seen, std::mutex* mu)
+      : inner_(std::move(inner)), seen_(seen), mu_(mu) {}
+  std::vector<std::string> output_names() const override { return inner_->output_names(); }
+  Result<TensorMap> run(const TensorMap& feeds, const std::vector<std::string>& outputs) override {
+    {
+      std::lock_guard<std::mutex> lock(*mu_);
+      ++(*seen_)[std::this_thread::get_id()];
+    }
+    return inner_->run(feeds, outputs);
+  }
+
+ private:
+  std::unique_ptr<ModelRunner> inner_;
+  std::map<std::thread::id, int>* seen_;
+  std::mutex* mu_;
+};
+
+// With parallel the second stage of wave 0 runs on a thread of its own; without, all on
+// the caller's.
+TEST(Pipeline, AWavesStagesRunOnThreadsOfTheirOwn) {
+  for (bool parallel : {true, false}) {
+    std::map<std::thread::id, int> seen;
+    std::mutex mu;
+    PipelineOptions options;
+    options.parallel = parallel;
+    options.runner_factory = [&](const std::string& path, const std::string& engine, const SessionOptions& session)
+        -> Result<std::unique_ptr<ModelRunner>> {
+      ASSIGN_OR_RETURN(auto inner, make_session_runner(path, engine, session));
+      return std::unique_ptr<ModelRunner>(new ThreadRecorder(std::move(inner), &seen, &mu));
+    };
+    auto p = Pipeline::load(std::string(TWINRT_SOURCE_DIR) + "/tests/pipeline/data/branches.json", options);
+    ASSERT_TRUE(p.is_ok()) << p.status().message();
+    ASSERT_TRUE((*p)->run({{"x", PipelineValue::single(floats({1, 3}, {1, 2, 3}))}}).is_ok());
+    EXPECT_EQ(seen.size(), parallel ? 2u : 1u);
+    EXPECT_EQ(seen[std::this_thread::get_id()], parallel ? 2 : 3);  // left and join, or all three
+  }
+}
+
+// "threads": 0 (all cores) is shared among the model stages of a concurrent wave; an
+// explicit count is kept.
+TEST(Pipeline, ConcurrentStagesShareTheCores) {
+  const char* json = R"({"inputs": ["x"], "outputs": ["a", "b"], "parallel": PARALLEL, "stages": [
+    {"name": "a", "model": "symbolic_add.onnx", "session": {"threads": 0}, "inputs": {"x": "x"}, "outputs": {"z": "a"}},
+    {"name": "b", "model": "symbolic_add.onnx", "session": {"threads": 3}, "inputs": {"x": "x"}, "outputs": {"z": "b"}}]})";
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  for (bool parallel : {true, false}) {
+    std::string text = json;
+    text.replace(text.find("PARALLEL"), 8, parallel ? "true" : "false");
+    std::vector<int> threads;
+    PipelineOptions options;
+    options.runner_factory = [&](const std::string& path, const std::string& engine, const SessionOptions& session) {
+      threads.push_back(session.threads);
+      return make_session_runner(path, engine, session);
+    };
+    ASSERT_TRUE(Pipeline::create(parse_pipeline(text, kCliData).value(), options).is_ok());
+    EXPECT_EQ(threads, (std::vector<int>{parallel ? std::max(1, cores / 2) : 0, 3}));
+  }
 }
 
 TEST(Geometry, MinAreaRectOfARotatedRectangleIsThatRectangle) {
