@@ -24,6 +24,15 @@ Result<QParam> read_qparam(RunContext& ctx, size_t scale, size_t zero, DataType 
   return p;
 }
 
+Result<UnaryQLinear> read_unary_qlinear(RunContext& ctx, const std::string& x, const std::string& y) {
+  UnaryQLinear in;
+  ASSIGN_OR_RETURN(in.x, ctx.tensor_input(0));
+  TRY(check_8bit(*in.x, "X"));
+  ASSIGN_OR_RETURN(in.px, read_qparam(ctx, 1, 2, in.x->dtype(), x));
+  ASSIGN_OR_RETURN(in.py, read_qparam(ctx, 3, 4, in.x->dtype(), y));
+  return in;
+}
+
 Status check_8bit(const Tensor& t, const std::string& name) {
   if (t.dtype() == DataType::kUInt8 || t.dtype() == DataType::kInt8) return Status::ok();
   return invalid_argument(name + " must be uint8 or int8, got " + dtype_name(t.dtype()));

@@ -23,6 +23,15 @@ struct QParam {
 // names the tensor in errors ("A" gives "A_scale", "A_zero_point").
 Result<QParam> read_qparam(RunContext& ctx, size_t scale, size_t zero, DataType q, const std::string& name);
 
+// The inputs of the unary QLinear ops: X (input 0, uint8 or int8), its scale and zero point
+// (inputs 1, 2) and the output's (3, 4). `x` and `y` are the prefixes the op's spec gives
+// the scale and zero-point inputs, for errors ("X_scale", or "x_scale").
+struct UnaryQLinear {
+  const Tensor* x = nullptr;
+  QParam px, py;
+};
+Result<UnaryQLinear> read_unary_qlinear(RunContext& ctx, const std::string& x, const std::string& y);
+
 // An error unless t is uint8 or int8 ("X must be uint8 or int8, got float32").
 Status check_8bit(const Tensor& t, const std::string& name);
 

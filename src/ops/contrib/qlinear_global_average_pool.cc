@@ -28,11 +28,10 @@ class QLinearGlobalAveragePoolKernel final : public OpKernel {
   }
 
   Status run(RunContext& ctx) const override {
-    ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
-    TRY(check_8bit(*x, "X"));
+    ASSIGN_OR_RETURN(UnaryQLinear in, read_unary_qlinear(ctx, "x", "y"));
+    const Tensor* x = in.x;
+    const QParam px = in.px, py = in.py;
     if (x->rank() < 3) return invalid_argument("X must have rank 3 or more, got shape " + shape_to_string(x->shape()));
-    ASSIGN_OR_RETURN(QParam px, read_qparam(ctx, 1, 2, x->dtype(), "x"));
-    ASSIGN_OR_RETURN(QParam py, read_qparam(ctx, 3, 4, x->dtype(), "y"));
     const size_t c_axis = channels_last_ ? x->shape().size() - 1 : 1;
     const int64_t batch = x->dim(0), channels = x->dim(static_cast<int64_t>(c_axis));
     const int64_t image = channels * batch == 0 ? 0 : x->numel() / (batch * channels);

@@ -23,10 +23,9 @@ class QLinearLookupKernel final : public OpKernel {
   }
 
   Status run(RunContext& ctx) const override {
-    ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
-    TRY(check_8bit(*x, "X"));
-    ASSIGN_OR_RETURN(QParam px, read_qparam(ctx, 1, 2, x->dtype(), "X"));
-    ASSIGN_OR_RETURN(QParam py, read_qparam(ctx, 3, 4, x->dtype(), "Y"));
+    ASSIGN_OR_RETURN(UnaryQLinear in, read_unary_qlinear(ctx, "X", "Y"));
+    const Tensor* x = in.x;
+    const QParam px = in.px, py = in.py;
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), x->shape()));
     return dispatch<kU8 | kI8>(x->dtype(), [&](auto* tag) {
       using Q = std::remove_pointer_t<decltype(tag)>;

@@ -24,10 +24,9 @@ class QLinearSoftmaxKernel final : public OpKernel {
   }
 
   Status run(RunContext& ctx) const override {
-    ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
-    TRY(check_8bit(*x, "X"));
-    ASSIGN_OR_RETURN(QParam px, read_qparam(ctx, 1, 2, x->dtype(), "X"));
-    ASSIGN_OR_RETURN(QParam py, read_qparam(ctx, 3, 4, x->dtype(), "y"));
+    ASSIGN_OR_RETURN(UnaryQLinear in, read_unary_qlinear(ctx, "X", "y"));
+    const Tensor* x = in.x;
+    const QParam px = in.px, py = in.py;
     const int64_t rank = x->rank();
     if (axis_ < -rank || axis_ >= std::max<int64_t>(rank, 1))
       return invalid_argument("axis " + std::to_string(axis_) + " is out of range for rank " + std::to_string(rank));
