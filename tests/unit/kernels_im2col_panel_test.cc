@@ -1,4 +1,4 @@
-// f32_im2col_panel_2d (the B panels of Conv on the tile kernels) against the reference
+// f32_im2col_panels_2d (the B panels of Conv on the tile kernels) against the reference
 // im2col: same values, zero padding, zero columns past `count`, for many window shapes.
 #include <gtest/gtest.h>
 

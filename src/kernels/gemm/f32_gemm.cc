@@ -47,24 +47,25 @@ const F32GemmKernel& f32_gemm_kernel(Isa isa, bool fma) {
 
 namespace {
 
-// Full-width runs of a B panel with a width known at compile time: the copy becomes a few
-// vector moves (a call to memcpy per run of 4-64 floats cost as much as the moves: 9% of
-// ResNet-50 under Node, where memcpy is a call into the module's libc).
+// Full-width rows of B into `panels` panels from `src` (the first panel's first column on):
+// row p of panel q is the `width` floats at src[p * k_stride + q * width]. With the width
+// known at compile time (W) each copy becomes a few vector moves (a call to memcpy per run
+// of 4-64 floats cost as much as the moves: 9% of ResNet-50 under Node, where memcpy is a
+// call into the module's libc); W = 0: any width.
 template <int W>
-void copy_runs(const float* src, int64_t k_stride, int64_t k, float* out) {
-  for (int64_t p = 0; p < k; ++p) std::memcpy(out + p * W, src + p * k_stride, W * sizeof(float));
+void copy_rows(const float* src, int64_t k_stride, int64_t panels, int64_t k, int width, float* out) {
+  const int w = W ? W : width;
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t q = 0; q < panels; ++q) std::memcpy(out + q * k * w + p * w, src + p * k_stride + q * w, w * sizeof(float));
 }
 
-// Rows of B across `panels` panels: row p of panel q is the `width` floats at row p, column
-// (first_panel + q) * width. W: the width at compile time (see copy_runs), or 0 for any.
-template <int W>
-void pack_rows(const float* src, int64_t k_stride, int64_t count, int64_t first_panel, int64_t panels, int64_t k,
-               int width, float* out) {
-  const int w = W ? W : width;
-  const int64_t col0 = first_panel * w, panel_floats = k * w;
-  for (int64_t p = 0; p < k; ++p) {
-    const float* row = src + p * k_stride + col0;
-    for (int64_t q = 0; q < panels; ++q) std::memcpy(out + q * panel_floats + p * w, row + q * w, w * sizeof(float));
+void copy_full_rows(const float* src, int64_t k_stride, int64_t panels, int64_t k, int width, float* out) {
+  switch (width) {
+    case 4: return copy_rows<4>(src, k_stride, panels, k, width, out);
+    case 8: return copy_rows<8>(src, k_stride, panels, k, width, out);
+    case 16: return copy_rows<16>(src, k_stride, panels, k, width, out);
+    case 32: return copy_rows<32>(src, k_stride, panels, k, width, out);
+    default: return copy_rows<0>(src, k_stride, panels, k, width, out);
   }
 }
 
@@ -75,15 +76,7 @@ void f32_pack_panel_block(const float* src, int64_t outer_stride, int64_t k_stri
   // Row-wise only over panels with no column past `count`; the last, partial one (and
   // columns of A) panel by panel.
   const int64_t full = outer_stride == 1 ? std::min(panels, count / width - first_panel) : 0;
-  if (full > 0) {
-    switch (width) {
-      case 4: pack_rows<4>(src, k_stride, count, first_panel, full, k, width, out); break;
-      case 8: pack_rows<8>(src, k_stride, count, first_panel, full, k, width, out); break;
-      case 16: pack_rows<16>(src, k_stride, count, first_panel, full, k, width, out); break;
-      case 32: pack_rows<32>(src, k_stride, count, first_panel, full, k, width, out); break;
-      default: pack_rows<0>(src, k_stride, count, first_panel, full, k, width, out); break;
-    }
-  }
+  if (full > 0) copy_full_rows(src + first_panel * width, k_stride, full, k, width, out);
   for (int64_t q = std::max<int64_t>(full, 0); q < panels; ++q)
     f32_pack_panel(src, outer_stride, k_stride, (first_panel + q) * width, count, k, width, out + q * k * width);
 }
@@ -91,16 +84,8 @@ void f32_pack_panel_block(const float* src, int64_t outer_stride, int64_t k_stri
 void f32_pack_panel(const float* src, int64_t outer_stride, int64_t k_stride, int64_t first, int64_t count,
                     int64_t k, int width, float* out) {
   const int64_t valid = count - first < width ? count - first : width;
-  if (outer_stride == 1 && valid == width) {
-    switch (width) {
-      case 4: return copy_runs<4>(src + first, k_stride, k, out);
-      case 8: return copy_runs<8>(src + first, k_stride, k, out);
-      case 16: return copy_runs<16>(src + first, k_stride, k, out);
-      case 32: return copy_runs<32>(src + first, k_stride, k, out);
-      default: break;
-    }
-  }
-  if (outer_stride == 1) {  // rows of B: contiguous runs
+  if (outer_stride == 1 && valid == width) return copy_full_rows(src + first, k_stride, 1, k, width, out);
+  if (outer_stride == 1) {  // rows of B, the last panel: contiguous runs, zero-padded
     for (int64_t p = 0; p < k; ++p) {
       std::memcpy(out + p * width, src + first + p * k_stride, static_cast<size_t>(valid) * sizeof(float));
       std::memset(out + p * width + valid, 0, static_cast<size_t>(width - valid) * sizeof(float));

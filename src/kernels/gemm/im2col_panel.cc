@@ -64,12 +64,21 @@ void plan_segments(const ImageWindow& w, int64_t first, int64_t count, int width
     }
 }
 
-}  // namespace
-
-void f32_im2col_panel_2d(const ImageWindow& w, const float* image, int64_t channels, int64_t first, int64_t count,
-                         int width, float* panel) {
-  f32_im2col_panels_2d(w, image, channels, first, count, 1, width, panel);
+// One channel's rows of a panel: copies from its plane, zeros for the padding.
+void replay(const Segment* begin, const Segment* end, const float* plane, float* panel) {
+  for (const Segment* s = begin; s != end; ++s) {
+    float* dst = panel + s->dst;
+    if (s->src < 0) {
+      copy_short(dst, kZeros, s->length);
+    } else if (s->step == 1) {
+      copy_short(dst, plane + s->src, s->length);
+    } else {
+      for (int64_t t = 0; t < s->length; ++t) dst[t] = plane[s->src + t * s->step];
+    }
+  }
 }
+
+}  // namespace
 
 void f32_im2col_panels_2d(const ImageWindow& w, const float* image, int64_t channels, int64_t first, int64_t count,
                           int64_t panels, int width, float* out) {
@@ -84,23 +93,10 @@ void f32_im2col_panels_2d(const ImageWindow& w, const float* image, int64_t chan
   starts.push_back(segments.size());
   const int64_t plane_size = w.in[0] * w.in[1], block = w.kernel[0] * w.kernel[1] * width;
   const int64_t panel_floats = channels * block;
-  for (int64_t c = 0; c < channels; ++c) {
-    const float* plane = image + c * plane_size;
-    for (int64_t q = 0; q < panels; ++q) {
-      float* panel = out + q * panel_floats + c * block;
-      for (size_t i = starts[q]; i < starts[q + 1]; ++i) {
-        const Segment& s = segments[i];
-        float* dst = panel + s.dst;
-        if (s.src < 0) {
-          copy_short(dst, kZeros, s.length);
-        } else if (s.step == 1) {
-          copy_short(dst, plane + s.src, s.length);
-        } else {
-          for (int64_t t = 0; t < s.length; ++t) dst[t] = plane[s.src + t * s.step];
-        }
-      }
-    }
-  }
+  for (int64_t c = 0; c < channels; ++c)
+    for (int64_t q = 0; q < panels; ++q)
+      replay(segments.data() + starts[q], segments.data() + starts[q + 1], image + c * plane_size,
+             out + q * panel_floats + c * block);
 }
 
 }  // namespace twinrt::kernels
