@@ -1,5 +1,6 @@
 // Unary ops that apply one elementary function to float tensors: computed in double
-// through twinrt::math and rounded once, so default and reference modes agree.
+// through twinrt::math and rounded once (reference mode; the fast modes use
+// kernels/math/fast_float.h where an op names a float version).
 #include <cmath>
 
 #include "kernels/math/fast_float.h"
@@ -26,7 +27,7 @@ double softsign(double x) {
 }
 
 using ExpOp = FastFloatFunctionOp<math::exp, math::exp_f32>;
-using ErfOp = FastFloatFunctionOp<math::erf, math::erf_f32>;
+using ErfOp = FastFloatFunctionOp<math::erf, math::erf_f32, math::erf_in_float>;
 using SigmoidOp = FastFloatFunctionOp<activation::sigmoid, math::sigmoid_f32>;
 
 }  // namespace

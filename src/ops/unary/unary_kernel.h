@@ -102,20 +102,21 @@ struct DoubleFunction {
 template <double (*F)(double)>
 using FloatFunctionOp = StatelessUnaryOp<kFloats, DoubleFunction<F>>;
 
-// The same with a float version (kernels/math/fast_float.h) for float and half elements in
-// the fast modes; reference mode and double elements keep F.
-template <double (*F)(double), float (*Fast)(float)>
+// The same with float versions (kernels/math/fast_float.h) for float and half elements:
+// Exact in exact mode, Default in default mode; reference mode and double elements keep F.
+template <double (*F)(double), float (*Exact)(float), float (*Default)(float) = Exact>
 struct FastFloatFunctionOp {
   static constexpr unsigned kTypes = kFloats;
   static constexpr bool kBoolOutput = false;
-  bool fast = false;
+  float (*fast)(float) = nullptr;
   static Result<FastFloatFunctionOp> parse(const KernelInit& init) {
-    return FastFloatFunctionOp{init.mode != Mode::kReference};
+    if (init.mode == Mode::kReference) return FastFloatFunctionOp{};
+    return FastFloatFunctionOp{init.mode == Mode::kDefault ? Default : Exact};
   }
   template <class T>
   T apply(T x) const {
     if constexpr (std::is_same_v<compute_t<T>, float>)
-      if (fast) return store<T>(Fast(load(x)));
+      if (fast) return store<T>(fast(load(x)));
     return through_double(x, F);
   }
 };
