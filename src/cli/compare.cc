@@ -15,23 +15,6 @@
 namespace twinrt::cli {
 namespace {
 
-Result<parity::PolicySet> load_policies(const CompareFlags& f) {
-  parity::PolicySet set;
-  if (f.policy.size() > 5 && f.policy.compare(f.policy.size() - 5, 5, ".json") == 0) {
-    ASSIGN_OR_RETURN(set, parity::load_policy_file(f.policy));
-  } else {
-    auto p = parity::builtin_policy(f.policy);
-    if (!p) return invalid_argument("--policy: " + p.status().message());
-    set = parity::single_policy(std::move(*p));
-  }
-  if (!f.box_format.empty()) {
-    ASSIGN_OR_RETURN(parity::BoxFormat format, parity::parse_box_format(f.box_format));
-    set.default_policy.compare.box_format = format;
-    for (auto& [name, p] : set.per_output) p.compare.box_format = format;
-  }
-  return set;
-}
-
 Status check_same_interface(const ModelIo& a, const ModelIo& b, const ParityFlags& f) {
   if (a.outputs != b.outputs)
     return invalid_argument(f.models[1] + " has other outputs than " + f.models[0] +
@@ -79,7 +62,7 @@ Result<CompareOutcome> run_compare(const CompareFlags& f) {
   ASSIGN_OR_RETURN(auto planned, plan_runs(f.parity, f.baseline));
   ASSIGN_OR_RETURN(auto spec, to_input_spec(f.parity.inputs));
   ASSIGN_OR_RETURN(auto options, engine_options(f.parity, "all", spec));
-  ASSIGN_OR_RETURN(auto policies, load_policies(f));
+  ASSIGN_OR_RETURN(auto policies, load_policy_set(f.policy, f.box_format));
   ASSIGN_OR_RETURN(auto noise, noise_settings(f.parity));
   if (f.preprocess_check && spec.images.empty())
     return invalid_argument("--preprocess-check needs an --image and a --preprocess spec");

@@ -118,12 +118,33 @@ Result<ModelIo> model_io(const std::string& path) {
   return io;
 }
 
+Result<parity::PolicySet> load_policy_set(const std::string& policy, const std::string& box_format) {
+  parity::PolicySet set;
+  if (policy.size() > 5 && policy.compare(policy.size() - 5, 5, ".json") == 0) {
+    ASSIGN_OR_RETURN(set, parity::load_policy_file(policy));
+  } else {
+    auto p = parity::builtin_policy(policy);
+    if (!p) return invalid_argument("--policy: " + p.status().message());
+    set = parity::single_policy(std::move(*p));
+  }
+  if (!box_format.empty()) {
+    ASSIGN_OR_RETURN(parity::BoxFormat format, parity::parse_box_format(box_format));
+    set.default_policy.compare.box_format = format;
+    for (auto& [name, p] : set.per_output) p.compare.box_format = format;
+  }
+  return set;
+}
+
+Status write_report_files(const parity::Report& report, const std::string& json_path, const std::string& html_path) {
+  if (!json_path.empty()) TRY(io::write_file_bytes(json_path, parity::to_json(report).dump(2) + "\n"));
+  if (!html_path.empty()) TRY(io::write_file_bytes(html_path, parity::render_html(report)));
+  return Status::ok();
+}
+
 Status emit_report(const parity::Report& report, const ParityFlags& f) {
   std::fputs(parity::render_terminal(report).c_str(), stdout);
   std::fflush(stdout);
-  if (!f.json_path.empty()) TRY(io::write_file_bytes(f.json_path, parity::to_json(report).dump(2) + "\n"));
-  if (!f.html_path.empty()) TRY(io::write_file_bytes(f.html_path, parity::render_html(report)));
-  return Status::ok();
+  return write_report_files(report, f.json_path, f.html_path);
 }
 
 }  // namespace twinrt::cli

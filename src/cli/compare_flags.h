@@ -12,6 +12,7 @@
 #include "cli/session_flags.h"
 #include "engines/engine.h"
 #include "parity/noise_floor.h"
+#include "parity/policy.h"
 #include "parity/report.h"
 
 namespace twinrt::cli {
@@ -58,6 +59,12 @@ Result<ModelIo> model_io(const std::string& path);
 
 // The noise-floor settings when --noise-floor is given; --noise-runs and --noise-ulps checked.
 Result<std::optional<parity::NoiseSettings>> noise_settings(const ParityFlags& f);
+
+// --policy (a built-in name or a policy file) with --box-format applied to every policy.
+Result<parity::PolicySet> load_policy_set(const std::string& policy, const std::string& box_format);
+
+// Writes the JSON and HTML forms of a report to the paths that are not empty.
+Status write_report_files(const parity::Report& report, const std::string& json_path, const std::string& html_path);
 
 // Prints the terminal table and writes the JSON and HTML reports when asked.
 Status emit_report(const parity::Report& report, const ParityFlags& f);

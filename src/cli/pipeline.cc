@@ -20,7 +20,6 @@ struct PipelineFlags {
   bool json = false;
   std::string trace_dir;
   std::string engine;
-  std::string engines;  // compare
   int runs = 1;
   std::string parallel;  // "on"/"off": overrides the file's "parallel"; empty: as the file says
 };
@@ -76,12 +75,17 @@ Command add_pipeline_command(CLI::App& root) {
   run->add_option("--runs", flags->runs, "run the pipeline N times (state carried; outputs of the last run): cold = first run, warm = median of the others");
   run->add_option("--parallel", flags->parallel, "on: run independent stages concurrently (the default); off: one after another")
       ->check(CLI::IsMember({"on", "off"}));
+  auto compare_flags = std::make_shared<PipelineCompareFlags>();
   CLI::App* compare = cmd->add_subcommand("compare", "Run the pipeline on several engines; compare every stage's values and the final outputs");
-  compare->add_option("PIPE", flags->file, "pipeline file (JSON)")->required();
-  compare->add_option("--input", flags->inputs, "NAME=FILE: a .npy tensor, or any other file as bytes (e.g. an image)");
-  compare->add_option("--engines", flags->engines, "engines, the first is the baseline (e.g. twinrt,ort)")->required();
-  return {cmd, [flags, compare] {
-            if (compare->parsed()) return compare_pipeline(flags->file, flags->inputs, flags->engines);
+  compare->add_option("PIPE", compare_flags->file, "pipeline file (JSON)")->required();
+  compare->add_option("--input", compare_flags->inputs, "NAME=FILE: a .npy tensor, or any other file as bytes (e.g. an image)");
+  compare->add_option("--engines", compare_flags->engines, "engines, the first is the baseline (e.g. twinrt,ort)")->required();
+  compare->add_option("--policy", compare_flags->policy,
+                      "policy judging every value in the report: fp32 (default), fp16, int8, ... or FILE.json");
+  compare->add_option("--json", compare_flags->json_path, "write every value's comparison as a JSON parity report");
+  compare->add_option("--html", compare_flags->html_path, "write the same report as a self-contained HTML page");
+  return {cmd, [flags, compare_flags, compare] {
+            if (compare->parsed()) return compare_pipeline(*compare_flags);
             return run_pipeline(*flags);
           }};
 }

@@ -5,7 +5,9 @@
 
 #include "cli/bench_engines.h"
 #include "cli/exit_status.h"
+#include "cli/compare_flags.h"
 #include "cli/pipeline_engines.h"
+#include "cli/pipeline_parity.h"
 #include "cli/pipeline_report.h"
 #include "parity/metrics.h"
 
@@ -98,40 +100,55 @@ std::string final_verdict(const PipelineValue& ref, const PipelineValue& test, b
   return verdict;
 }
 
+// The --input files as one case of the parity toolkit (what pipeline_report compares over).
+Result<parity::InputCase> input_case(const std::vector<std::string>& args) {
+  ASSIGN_OR_RETURN(pipeline::ValueMap values, read_pipeline_inputs(args));
+  parity::InputCase c;
+  for (const std::string& arg : args) {
+    const std::string name = arg.substr(0, arg.find('='));
+    c.sources[name] = arg.substr(name.size() + 1);
+    c.name += (c.name.empty() ? "" : ", ") + c.sources[name];
+  }
+  for (auto& [name, value] : values) c.tensors[name] = value.tensor();
+  return c;
+}
+
 }  // namespace
 
-int compare_pipeline(const std::string& file, const std::vector<std::string>& input_args, const std::string& engine_list) {
-  auto engines = split_engine_list(engine_list);
+int compare_pipeline(const PipelineCompareFlags& f) {
+  auto engines = split_engine_list(f.engines);
   if (!engines) return report_error(engines.status());
-  if (engines->size() < 2) return report_error(invalid_argument("--engines needs at least two engines, got '" + engine_list + "'"));
-  auto inputs = read_pipeline_inputs(input_args);
-  if (!inputs) return report_error(inputs.status());
-  std::vector<pipeline::RunResult> results;
-  std::vector<std::unique_ptr<pipeline::Pipeline>> pipelines;
+  if (engines->size() < 2) return report_error(invalid_argument("--engines needs at least two engines, got '" + f.engines + "'"));
+  auto policies = load_policy_set(f.policy, "");
+  if (!policies) return report_error(policies.status());
+  auto input = input_case(f.inputs);
+  if (!input) return report_error(input.status());
+  std::vector<PipelineRuns> runs;
   for (const std::string& engine : *engines) {
-    pipeline::PipelineOptions options;
-    options.engine = engine;
-    options.runner_factory = make_engine_runner;
-    auto p = pipeline::Pipeline::load(file, options);
-    if (!p) return report_error(p.status().with_context("engine " + engine + ": "));
-    auto result = (*p)->run(*inputs);
-    if (!result) return report_error(result.status().with_context("engine " + engine + ": "));
-    results.push_back(std::move(result).value());
-    pipelines.push_back(std::move(p).value());
+    runs.push_back(run_pipeline_cases(f.file, engine, {*input}));
+    if (!runs.back().entry.ok) return report_error(runs.back().status.with_context("engine " + engine + ": "));
   }
-  const pipeline::RunResult& base = results.front();
+  const pipeline::RunResult& base = runs.front().per_case.front();
   std::printf("%-12s %-12s %-8s %s\n", "stage", "value", "engine", std::string("vs " + engines->front()).c_str());
   for (size_t s = 0; s < base.stages.size(); ++s)
     for (const auto& [name, value] : base.stages[s].outputs)
-      for (size_t e = 1; e < results.size(); ++e)
+      for (size_t e = 1; e < runs.size(); ++e)
         std::printf("%-12s %-12s %-8s %s\n", base.stages[s].stage.c_str(), name.c_str(), (*engines)[e].c_str(),
-                    compare_value(value, results[e].stages[s].outputs.at(name)).c_str());
+                    compare_value(value, runs[e].per_case.front().stages[s].outputs.at(name)).c_str());
   bool agrees = true;
-  for (const std::string& name : pipelines.front()->spec().outputs)
-    for (size_t e = 1; e < results.size(); ++e)
+  for (const std::string& name : runs.front().outputs)
+    for (size_t e = 1; e < runs.size(); ++e)
       std::printf("output %s, %s: %s\n", name.c_str(), (*engines)[e].c_str(),
-                  final_verdict(base.outputs.at(name), results[e].outputs.at(name), agrees).c_str());
+                  final_verdict(base.outputs.at(name), runs[e].per_case.front().outputs.at(name), agrees).c_str());
   std::printf("verdict: %s\n", agrees ? "the final outputs agree" : "the final outputs differ");
+  if (!f.json_path.empty() || !f.html_path.empty()) {
+    auto report = pipeline_report(f.file, {*input}, runs, *policies, 0);
+    if (!report) return report_error(report.status());
+    report->inputs = input->name.empty() ? "no inputs" : input->name;
+    if (Status st = write_report_files(*report, f.json_path, f.html_path); !st) return report_error(st);
+    std::printf("report (policy %s on every value): %s\n", f.policy.c_str(),
+                report->passed ? "every value within the policy" : "some values outside the policy");
+  }
   return agrees ? kExitOk : kExitFailure;
 }
 

@@ -11,24 +11,18 @@
 #include "pipeline/pipeline.h"
 
 namespace twinrt::cli {
-namespace {
 
 using pipeline::PipelineValue;
 
-// One engine's results for every case, or why it has none (as parity::EngineRun).
-struct PipelineRuns {
-  parity::EngineEntry entry;
-  std::vector<pipeline::RunResult> per_case;
-  std::vector<std::string> outputs;  // the pipeline's declared outputs
-};
-
-PipelineRuns run_cases(const std::string& file, const std::string& engine, const std::vector<parity::InputCase>& cases) {
+PipelineRuns run_pipeline_cases(const std::string& file, const std::string& engine,
+                                const std::vector<parity::InputCase>& cases) {
   PipelineRuns runs;
   runs.entry.name = engine;
   runs.entry.model = file;
   auto fail = [&](const Status& s) {
     runs.entry.ok = false;
     runs.entry.error = s.message();
+    runs.status = s;
     runs.per_case.clear();
     return runs;
   };
@@ -53,6 +47,8 @@ PipelineRuns run_cases(const std::string& file, const std::string& engine, const
   runs.entry.mean_run_ms = cases.empty() ? 0 : total_ms / static_cast<double>(cases.size());
   return runs;
 }
+
+namespace {
 
 // The values compared: (stage index, value, name in the report).
 struct ComparedValue {
@@ -136,20 +132,26 @@ Result<parity::Report> compare_pipeline_cases(const std::string& file, const std
                                               const parity::PolicySet& policies, int64_t first_case, size_t keep) {
   if (engines.size() < 2) return invalid_argument("a pipeline compare needs at least two engines");
   if (cases.empty()) return invalid_argument("a pipeline compare needs at least one case");
+  std::vector<PipelineRuns> runs;
+  for (const std::string& engine : engines) runs.push_back(run_pipeline_cases(file, engine, cases));
+  return pipeline_report(file, cases, runs, policies, first_case, keep);
+}
+
+Result<parity::Report> pipeline_report(const std::string& file, const std::vector<parity::InputCase>& cases,
+                                       const std::vector<PipelineRuns>& runs, const parity::PolicySet& policies,
+                                       int64_t first_case, size_t keep) {
   parity::Report report;
   report.command = "compare";
   report.tool_version = kVersion;
   report.models = {file};
-  report.baseline = engines.front();
   // Named like a `compare --shard` part, so merge_reports names the merged whole.
   report.inputs = "pipeline inputs per case (shard of cases " + std::to_string(first_case + 1) + "-" +
                   std::to_string(first_case + static_cast<int64_t>(cases.size())) + ")";
   report.cases = static_cast<int>(cases.size());
-  std::vector<PipelineRuns> runs;
-  for (const std::string& engine : engines) {
-    runs.push_back(run_cases(file, engine, cases));
-    report.engines.push_back(runs.back().entry);
-    report.passed &= runs.back().entry.ok;
+  report.baseline = runs.front().entry.name;
+  for (const PipelineRuns& r : runs) {
+    report.engines.push_back(r.entry);
+    report.passed &= r.entry.ok;
   }
   if (runs.front().entry.ok) {
     const std::vector<ComparedValue> values = compared_values(runs.front().per_case.front(), runs.front().outputs);
