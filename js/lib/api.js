@@ -4,7 +4,7 @@ import { env } from './env.js';
 import { LocalBackend } from './backend.js';
 import { ProxyBackend } from './proxy.js';
 import { TwinrtError } from './errors.js';
-import { createPipelineClass } from './pipeline.js';
+import { createPipelineClass, LocalPipelines } from './pipeline.js';
 
 const MODES = ['default', 'exact', 'reference'];
 const PROVIDERS = ['wasm', 'cpu'];
@@ -107,9 +107,11 @@ export function createApi(platform) {
     endProfiling() {}
   }
 
-  // Pipelines run in this thread, in an instance of their own.
-  let pipelineBackend = null;
-  const Pipeline = createPipelineClass(platform, () => (pipelineBackend ||= new LocalBackend(platform, env.wasm)));
+  // Pipelines run in the proxy worker when env.wasm.proxy is set, else in this thread in a
+  // wasm instance of their own.
+  let localPipelines = null;
+  const Pipeline = createPipelineClass(platform, () =>
+    (env.wasm.proxy ? backend() : (localPipelines ||= new LocalPipelines(new LocalBackend(platform, env.wasm)))));
 
   return { InferenceSession, Tensor, env, TwinrtError, Pipeline };
 }

@@ -47,14 +47,104 @@ function callModule(rt, fn) {
   });
 }
 
-export function createPipelineClass(platform, getBackend) {
+// The pipelines of one backend's wasm instance, by id: what a Pipeline calls in this
+// thread, and what the proxy worker (env.wasm.proxy) calls on a Pipeline's behalf. Every
+// method resolves to plain data (Tensors, numbers, strings).
+export class LocalPipelines {
+  constructor(backend) {
+    this.backend = backend;  // a LocalBackend: its platform reads files, its runtime runs
+    this.handles = new Map();
+    this.nextId = 1;
+  }
+
+  // source: the URL or path of a pipeline file; its models and dictionaries are read from
+  // next to it. Resolves to { id, runtime: { variant, simd } }.
+  async pipelineCreate(source) {
+    const platform = this.backend.platform;
+    const text = new TextDecoder().decode(await platform.readSource(source));
+    const rt = await this.backend.runtime();
+    const listed = callModule(rt, (M, scope) => M._twinrt_pipeline_files(scope.string(text, 'the pipeline file')) >>> 0);
+    const files = rt.M.UTF8ToString(listed).split('\n').filter(Boolean);
+    files.forEach(checkRelative);
+    const data = await Promise.all(files.map((f) => platform.readSource(resolveSource(source, f))));
+    // The pipeline's folder is nested deep enough that every '../' stays inside root.
+    const depth = Math.max(0, ...files.map((f) => f.split('/').filter((p) => p === '..').length));
+    const root = `/twinrt-pipelines/${nextDir++}`;
+    const base = root + '/d'.repeat(depth);
+    const M = rt.M;
+    try {
+      M.FS.mkdirTree(base);
+      files.forEach((f, i) => {
+        const path = normalize(`${base}/${f}`);
+        M.FS.mkdirTree(path.slice(0, path.lastIndexOf('/')) || '/');
+        M.FS.writeFile(path, data[i]);
+      });
+      const h = callModule(rt, (M2, scope) =>
+        M2._twinrt_pipeline_create(scope.string(text, 'the pipeline file'), scope.string(base, 'the folder')) >>> 0);
+      const id = this.nextId++;
+      this.handles.set(id, { rt, h });
+      return { id, runtime: { variant: rt.info.variant, simd: rt.info.simd } };
+    } finally {
+      removeTree(M.FS, root);  // the sessions and steps hold what they read
+    }
+  }
+
+  // Resolves to { outputs: { name: Tensor | Tensor[] }, timings: [{ stage, kind, load_ms,
+  // run_ms, model_calls }] }; rejects with the stage, tensor and contract that failed.
+  async pipelineRun(id, inputs) {
+    const { rt, h } = this.handle(id);
+    const M = rt.M;
+    const f = M._twinrt_feeds_new() >>> 0;
+    let outs = 0;
+    try {
+      outs = callModule(rt, (M2, scope) => {
+        for (const [name, x] of Object.entries(inputs)) {
+          const what = `pipeline input '${name}'`;
+          const value = x instanceof Uint8Array ? new Tensor('uint8', x, [x.length])
+            : Array.isArray(x) ? { sequence: x, elemType: x.length ? x[0].type : 'float32' } : x;
+          if (!value || !(value.sequence || value.dims)) throw new TypeError(`twinrt-web: ${what} must be a Tensor, a Uint8Array or a Tensor[]`);
+          M2._twinrt_feeds_add(f, scope.string(name, what), toValue(M2, scope, value, { kind: 'value' }, what, () => { throw rt.lastError(); }));
+        }
+        return M2._twinrt_pipeline_run(h, f) >>> 0;
+      });
+      const outputs = {};
+      for (let i = 0; i < M._twinrt_outputs_count(outs); i++)
+        outputs[M.UTF8ToString(M._twinrt_outputs_name(outs, i) >>> 0)] = fromValue(M, M._twinrt_outputs_value(outs, i) >>> 0);
+      const timings = JSON.parse(M.UTF8ToString(M._twinrt_pipeline_timings(h) >>> 0));
+      return { outputs, timings };
+    } finally {
+      if (outs) M._twinrt_outputs_free(outs);
+      M._twinrt_feeds_free(f);
+    }
+  }
+
+  async pipelineResetState(id) {
+    const { rt, h } = this.handle(id);
+    if (!rt.dead) rt.M._twinrt_pipeline_reset_state(h);
+  }
+
+  async pipelineRelease(id) {
+    const entry = this.handles.get(id);
+    this.handles.delete(id);
+    if (entry && !entry.rt.dead) entry.rt.M._twinrt_pipeline_free(entry.h);
+  }
+
+  handle(id) {
+    const entry = this.handles.get(id);
+    if (!entry) throw new TwinrtError('twinrt-web: the pipeline was released', 'INVALID_ARGUMENT');
+    return entry;
+  }
+}
+
+// host(): where pipelines run — a LocalPipelines, or the proxy worker's (same methods).
+export function createPipelineClass(platform, host) {
   class Pipeline {
-    constructor(rt, handle) {
-      this._rt = rt;
-      this._h = handle;
+    constructor(pipelines, info) {
+      this._host = pipelines;
+      this._id = info.id;
       this._runs = 0;
       // Which build runs the pipeline: { variant, simd }.
-      this.runtime = Object.freeze({ variant: rt.info.variant, simd: rt.info.simd });
+      this.runtime = Object.freeze(info.runtime);
     }
 
     // source: the URL or path of a pipeline file; its models and dictionaries are read
@@ -62,76 +152,34 @@ export function createPipelineClass(platform, getBackend) {
     static async create(source) {
       if (typeof source !== 'string' && !(source instanceof URL))
         throw new TypeError('twinrt-web: Pipeline.create takes the URL or path of a pipeline file');
-      const src = String(source);
-      const text = new TextDecoder().decode(await platform.readSource(src));
-      const rt = await getBackend().runtime();
-      const listed = callModule(rt, (M, scope) => M._twinrt_pipeline_files(scope.string(text, 'the pipeline file')) >>> 0);
-      const files = rt.M.UTF8ToString(listed).split('\n').filter(Boolean);
-      files.forEach(checkRelative);
-      const data = await Promise.all(files.map((f) => platform.readSource(resolveSource(src, f))));
-      // The pipeline's folder is nested deep enough that every '../' stays inside root.
-      const depth = Math.max(0, ...files.map((f) => f.split('/').filter((p) => p === '..').length));
-      const root = `/twinrt-pipelines/${nextDir++}`;
-      const base = root + '/d'.repeat(depth);
-      const M = rt.M;
-      try {
-        M.FS.mkdirTree(base);
-        files.forEach((f, i) => {
-          const path = normalize(`${base}/${f}`);
-          M.FS.mkdirTree(path.slice(0, path.lastIndexOf('/')) || '/');
-          M.FS.writeFile(path, data[i]);
-        });
-        const h = callModule(rt, (M2, scope) =>
-          M2._twinrt_pipeline_create(scope.string(text, 'the pipeline file'), scope.string(base, 'the folder')) >>> 0);
-        return new Pipeline(rt, h);
-      } finally {
-        removeTree(M.FS, root);  // the sessions and steps hold what they read
-      }
+      // A worker resolves relative URLs against its own script: resolve against the page.
+      const src = !platform.isNode && typeof location === 'object' ? new URL(String(source), location.href).href : String(source);
+      const pipelines = host();
+      return new Pipeline(pipelines, await pipelines.pipelineCreate(src));
     }
 
     // inputs: { name: Tensor | Uint8Array (a file's bytes) | Tensor[] }. Resolves to
     // { outputs: { name: Tensor | Tensor[] }, timings: [{ stage, kind, load_ms, run_ms,
     // model_calls, cold }] }; rejects with the stage, tensor and contract that failed.
     async run(inputs) {
-      if (this._h === null) throw new TwinrtError('twinrt-web: the pipeline was released', 'INVALID_ARGUMENT');
+      if (this._id === null) throw new TwinrtError('twinrt-web: the pipeline was released', 'INVALID_ARGUMENT');
       if (!inputs || typeof inputs !== 'object') throw new TypeError('twinrt-web: inputs must be an object');
-      const rt = this._rt;
-      const M = rt.M;
-      const f = M._twinrt_feeds_new() >>> 0;
-      let outs = 0;
-      try {
-        outs = callModule(rt, (M2, scope) => {
-          for (const [name, x] of Object.entries(inputs)) {
-            const what = `pipeline input '${name}'`;
-            const value = x instanceof Uint8Array ? new Tensor('uint8', x, [x.length])
-              : Array.isArray(x) ? { sequence: x, elemType: x.length ? x[0].type : 'float32' } : x;
-            if (!value || !(value.sequence || value.dims)) throw new TypeError(`twinrt-web: ${what} must be a Tensor, a Uint8Array or a Tensor[]`);
-            M2._twinrt_feeds_add(f, scope.string(name, what), toValue(M2, scope, value, { kind: 'value' }, what, () => { throw rt.lastError(); }));
-          }
-          return M2._twinrt_pipeline_run(this._h, f) >>> 0;
-        });
-        const outputs = {};
-        for (let i = 0; i < M._twinrt_outputs_count(outs); i++)
-          outputs[M.UTF8ToString(M._twinrt_outputs_name(outs, i) >>> 0)] = fromValue(M, M._twinrt_outputs_value(outs, i) >>> 0);
-        const cold = this._runs++ === 0;
-        const timings = JSON.parse(M.UTF8ToString(M._twinrt_pipeline_timings(this._h) >>> 0)).map((t) => ({ ...t, cold }));
-        return { outputs, timings };
-      } finally {
-        if (outs) M._twinrt_outputs_free(outs);
-        M._twinrt_feeds_free(f);
-      }
+      const { outputs, timings } = await this._host.pipelineRun(this._id, inputs);
+      const cold = this._runs++ === 0;
+      return { outputs, timings: timings.map((t) => ({ ...t, cold })) };
     }
 
     // Forgets the state carried between runs (streaming): the next run starts from zeros.
-    resetState() {
-      if (this._h !== null && !this._rt.dead) this._rt.M._twinrt_pipeline_reset_state(this._h);
+    async resetState() {
+      if (this._id !== null) await this._host.pipelineResetState(this._id);
     }
 
     // Frees the pipeline's sessions and steps.
     async release() {
-      if (this._h === null) return;
-      if (!this._rt.dead) this._rt.M._twinrt_pipeline_free(this._h);
-      this._h = null;
+      if (this._id === null) return;
+      const id = this._id;
+      this._id = null;
+      await this._host.pipelineRelease(id);
     }
   }
   return Pipeline;

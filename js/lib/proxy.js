@@ -2,6 +2,7 @@
 // calling thread never blocks; same methods as LocalBackend.
 import { Tensor } from './tensor.js';
 import { TwinrtError } from './errors.js';
+import { LocalPipelines } from './pipeline.js';
 
 function revive(x) {
   if (x === null || x === undefined) return null;
@@ -41,21 +42,41 @@ export class ProxyBackend {
   }
 
   release(id) { return this.post('release', { id }); }
+
+  // The methods of LocalPipelines (pipeline.js), run in the worker.
+  pipelineCreate(source) { return this.post('pipelineCreate', { source }); }
+
+  async pipelineRun(id, inputs) {
+    const plain = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, plainValue(v)]));
+    const { outputs, timings } = await this.post('pipelineRun', { id, inputs: plain });
+    return { outputs: Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, revive(v)])), timings };
+  }
+
+  pipelineResetState(id) { return this.post('pipelineResetState', { id }); }
+  pipelineRelease(id) { return this.post('pipelineRelease', { id }); }
 }
 
 // The worker's side: a LocalBackend driven by messages. `port` has post() and onMessage().
 export function serveProxy(port, makeBackend) {
-  let backend = null;
+  let backend = null, pipelines = null;
   port.onMessage(async ({ call, op, args }) => {
     try {
       let result;
-      if (op === 'init') backend = makeBackend(args.wasm);
-      else if (op === 'create') result = await backend.createSession(args.model, args.options);
+      if (op === 'init') {
+        backend = makeBackend(args.wasm);
+        pipelines = new LocalPipelines(backend);
+      } else if (op === 'create') result = await backend.createSession(args.model, args.options);
       else if (op === 'run') {
         // Feeds stay plain objects: the runtime checks them as it checks any duck-typed tensor.
         const out = await backend.run(args.id, args.feeds, args.fetches);
         result = Object.fromEntries(Object.entries(out).map(([k, v]) => [k, plainValue(v)]));
       } else if (op === 'release') result = await backend.release(args.id);
+      else if (op === 'pipelineCreate') result = await pipelines.pipelineCreate(args.source);
+      else if (op === 'pipelineRun') {
+        const { outputs, timings } = await pipelines.pipelineRun(args.id, args.inputs);
+        result = { outputs: Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, plainValue(v)])), timings };
+      } else if (op === 'pipelineResetState') result = await pipelines.pipelineResetState(args.id);
+      else if (op === 'pipelineRelease') result = await pipelines.pipelineRelease(args.id);
       port.post({ call, result });
     } catch (e) {
       port.post({ call, error: { message: e.message, code: e.code } });
@@ -68,6 +89,6 @@ export function serveProxy(port, makeBackend) {
 function plainValue(v) {
   if (v === null || v === undefined) return null;
   if (Array.isArray(v)) return v.map(plainValue);
-  if (typeof v !== 'object') return v;
+  if (typeof v !== 'object' || ArrayBuffer.isView(v)) return v;  // a Uint8Array is a file's bytes
   return { type: v.type, data: v.data, dims: Array.isArray(v.dims) ? [...v.dims] : v.dims };
 }

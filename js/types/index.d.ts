@@ -134,7 +134,7 @@ export declare class Pipeline {
   /** Inputs: tensors, a file's bytes (Uint8Array) or lists (Tensor[]). Rejects naming the stage and tensor that failed. */
   run(inputs: Record<string, Tensor | Uint8Array | Tensor[]>): Promise<{ outputs: Record<string, Tensor | Tensor[]>; timings: PipelineStageTiming[] }>;
   /** Forgets the state carried between runs (a pipeline file's "state"): the next run starts from zeros. */
-  resetState(): void;
+  resetState(): Promise<void>;
   release(): Promise<void>;
 }
 

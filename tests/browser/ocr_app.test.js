@@ -1,7 +1,8 @@
 // The OCR example app (js/examples/ocr/) in Debian's Chromium (npm playwright-core): the
 // bundled sample page picked in the file input is read, the text the app shows equals the
 // native CLI's `twinrt pipeline run` on the same image, boxes and the per-stage timing table
-// are shown, and nothing is logged as an error. Reading the image again fills warm times.
+// are shown, and nothing is logged as an error. Reading the image again fills warm times;
+// moving the pipeline from the worker (the default) to the page's thread gives the same text.
 import test from 'node:test';
 import assert from 'node:assert';
 import fs from 'node:fs';
@@ -53,6 +54,13 @@ test('the OCR app shows the native CLI\'s text', { skip: missing }, async () => 
     // Again: the same text, and the warm column filled.
     await page.click('#sample');
     await page.waitForFunction(() => document.querySelector('#timings tbody tr td:nth-child(5)').textContent !== '-', null, { timeout: 300000 });
+    assert.deepStrictEqual(await page.$$eval('#text li', (items) => items.map((li) => li.textContent)), expected);
+    assert.match(await page.textContent('#runtime'), /runs ina worker/);
+    // Moved from the worker to the page's thread: the image is read again, the same text.
+    await page.selectOption('#where', 'page');
+    await page.waitForFunction(() => document.getElementById('runtime').textContent.includes("the page's thread") &&
+      /^(done|error)/.test(document.getElementById('status').textContent), null, { timeout: 300000 });
+    assert.match(await page.textContent('#status'), /^done/, await page.textContent('#error'));
     assert.deepStrictEqual(await page.$$eval('#text li', (items) => items.map((li) => li.textContent)), expected);
     assert.deepStrictEqual(errors, []);
   } finally {

