@@ -5,6 +5,7 @@
 #include "cli/command.h"
 #include "cli/exit_status.h"
 #include "cli/parity_commands.h"
+#include "cli/pipeline_compare.h"
 #include "cli/session_flags.h"
 #include "cli/version.h"
 #include "parity/comparison.h"
@@ -48,7 +49,39 @@ Result<int64_t> select_shard(parity::InputSet& inputs, const std::string& shard)
   return begin;
 }
 
+bool is_pipeline_file(const std::string& path) {
+  return path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+
+// `twinrt compare PIPE.json --engines ...`: the pipeline compare (docs/pipelines.md), with
+// the flags that mean the same there; the others are refused rather than ignored.
+int compare_pipeline_file(const CompareFlags& f) {
+  const ParityFlags& p = f.parity;
+  const InputSetFlags& in = p.inputs;
+  const char* unused = !in.images.empty()          ? "--image (give the file's bytes with --input NAME=FILE)"
+                       : !in.cases_dir.empty()     ? "--cases"
+                       : !in.test_data_dir.empty() ? "--test-data"
+                       : !in.ranges.empty()        ? "--range"
+                       : !f.shard.empty()          ? "--shard"
+                       : !f.baseline.empty()       ? "--baseline (the first engine is the baseline)"
+                       : p.noise_floor             ? "--noise-floor"
+                       : f.preprocess_check        ? "--preprocess-check"
+                                                   : nullptr;
+  if (unused)
+    return report_error(invalid_argument(std::string(unused) + " is not used when comparing a pipeline file (" +
+                                         p.models[0] + "); see docs/pipelines.md"));
+  PipelineCompareFlags pf;
+  pf.file = p.models[0];
+  pf.inputs = in.inputs;
+  pf.engines = p.engines;
+  pf.policy = f.policy;
+  pf.json_path = p.json_path;
+  pf.html_path = p.html_path;
+  return compare_pipeline(pf);
+}
+
 int compare(const CompareFlags& f) {
+  if (f.parity.models.size() == 1 && is_pipeline_file(f.parity.models[0])) return compare_pipeline_file(f);
   auto outcome = run_compare(f);
   if (!outcome) return report_error(outcome.status());
   if (Status s = emit_report(outcome->report, f.parity); !s.is_ok()) return report_error(s);

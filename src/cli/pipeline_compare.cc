@@ -129,11 +129,11 @@ int compare_pipeline(const PipelineCompareFlags& f) {
     if (!runs.back().entry.ok) return report_error(runs.back().status.with_context("engine " + engine + ": "));
   }
   const pipeline::RunResult& base = runs.front().per_case.front();
-  std::printf("%-12s %-12s %-8s %s\n", "stage", "value", "engine", std::string("vs " + engines->front()).c_str());
+  std::printf("%-12s %-12s %-12s %s\n", "stage", "value", "engine", std::string("vs " + engines->front()).c_str());
   for (size_t s = 0; s < base.stages.size(); ++s)
     for (const auto& [name, value] : base.stages[s].outputs)
       for (size_t e = 1; e < runs.size(); ++e)
-        std::printf("%-12s %-12s %-8s %s\n", base.stages[s].stage.c_str(), name.c_str(), (*engines)[e].c_str(),
+        std::printf("%-12s %-12s %-12s %s\n", base.stages[s].stage.c_str(), name.c_str(), (*engines)[e].c_str(),
                     compare_value(value, runs[e].per_case.front().stages[s].outputs.at(name)).c_str());
   bool agrees = true;
   for (const std::string& name : runs.front().outputs)
