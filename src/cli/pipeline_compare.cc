@@ -69,35 +69,42 @@ bool is_quads(const PipelineValue& v) {
          v.tensor().dim(2) == 2;
 }
 
-// The verdict on a final output; `agrees` is cleared when it differs.
-std::string final_verdict(const PipelineValue& ref, const PipelineValue& test, bool& agrees) {
+// The verdict on a final output of `engine` against the baseline's.
+parity::FinalOutputVerdict final_verdict(const std::string& output, const std::string& engine, const PipelineValue& ref,
+                                         const PipelineValue& test) {
+  parity::FinalOutputVerdict v{output, engine, "", true, std::nullopt, std::nullopt};
   const std::vector<std::string> a = value_strings(ref), b = value_strings(test);
   if (!a.empty() || !b.empty()) {
     std::string joined_a, joined_b;
-    for (const auto& s : a) joined_a += s + "\n";
-    for (const auto& s : b) joined_b += s + "\n";
-    if (joined_a == joined_b) return "same text (" + std::to_string(a.size()) + " strings, CER 0)";
-    agrees = false;
-    const double cer = static_cast<double>(edit_distance(joined_a, joined_b)) / std::max<size_t>(joined_a.size(), 1);
-    return "text differs: CER " + format_error(cer) + " (" + std::to_string(a.size()) + " vs " + std::to_string(b.size()) +
-           " strings)";
+    for (const auto& line : a) joined_a += line + "\n";
+    for (const auto& line : b) joined_b += line + "\n";
+    v.character_error_rate =
+        static_cast<double>(edit_distance(joined_a, joined_b)) / static_cast<double>(std::max<size_t>(joined_a.size(), 1));
+    v.agrees = joined_a == joined_b;
+    v.summary = v.agrees ? "same text (" + std::to_string(a.size()) + " strings, CER 0)"
+                         : "text differs: CER " + format_error(*v.character_error_rate) + " (" + std::to_string(a.size()) +
+                               " vs " + std::to_string(b.size()) + " strings)";
+    return v;
   }
   if (is_quads(ref) && is_quads(test)) {
     auto ra = quad_bounds(ref.tensor()), rb = quad_bounds(test.tensor());
-    if (!ra || !rb) return "not compared";
+    if (!ra || !rb) return {output, engine, "not compared", false, std::nullopt, std::nullopt};
     parity::CompareOptions options;
     options.box_format = parity::BoxFormat::kXYXY;
     auto m = ra->dim(0) == rb->dim(0) ? parity::compare_tensors(*ra, *rb, options) : Result<parity::TensorMetrics>(Status());
     const int64_t na = ra->dim(0), nb = rb->dim(0);
     if (na != nb || !m || !m->boxes || m->boxes->matched != na) {
-      agrees = false;
-      return "boxes differ: " + std::to_string(na) + " vs " + std::to_string(nb) + " boxes";
+      v.agrees = false;
+      v.summary = "boxes differ: " + std::to_string(na) + " vs " + std::to_string(nb) + " boxes";
+      return v;
     }
-    return std::to_string(na) + " boxes, all matched, min IoU " + format_error(m->boxes->min_matched_iou);
+    v.min_iou = m->boxes->min_matched_iou;
+    v.summary = std::to_string(na) + " boxes, all matched, min IoU " + format_error(*v.min_iou);
+    return v;
   }
-  const std::string verdict = compare_value(ref, test);
-  if (verdict.rfind("differs", 0) == 0) agrees = false;
-  return verdict;
+  v.summary = compare_value(ref, test);
+  v.agrees = v.summary.rfind("differs", 0) != 0;
+  return v;
 }
 
 // The --input files as one case of the parity toolkit (what pipeline_report compares over).
@@ -136,15 +143,20 @@ int compare_pipeline(const PipelineCompareFlags& f) {
         std::printf("%-12s %-12s %-12s %s\n", base.stages[s].stage.c_str(), name.c_str(), (*engines)[e].c_str(),
                     compare_value(value, runs[e].per_case.front().stages[s].outputs.at(name)).c_str());
   bool agrees = true;
+  std::vector<parity::FinalOutputVerdict> verdicts;
   for (const std::string& name : runs.front().outputs)
-    for (size_t e = 1; e < runs.size(); ++e)
-      std::printf("output %s, %s: %s\n", name.c_str(), (*engines)[e].c_str(),
-                  final_verdict(base.outputs.at(name), runs[e].per_case.front().outputs.at(name), agrees).c_str());
+    for (size_t e = 1; e < runs.size(); ++e) {
+      verdicts.push_back(final_verdict(name, (*engines)[e], base.outputs.at(name), runs[e].per_case.front().outputs.at(name)));
+      std::printf("output %s, %s: %s\n", name.c_str(), (*engines)[e].c_str(), verdicts.back().summary.c_str());
+      agrees &= verdicts.back().agrees;
+    }
   std::printf("verdict: %s\n", agrees ? "the final outputs agree" : "the final outputs differ");
   if (!f.json_path.empty() || !f.html_path.empty()) {
     auto report = pipeline_report(f.file, {*input}, runs, *policies, 0);
     if (!report) return report_error(report.status());
     report->inputs = input->name.empty() ? "no inputs" : input->name;
+    report->final_outputs = std::move(verdicts);
+    report->passed &= agrees;
     if (Status st = write_report_files(*report, f.json_path, f.html_path); !st) return report_error(st);
     std::printf("report (policy %s on every value): %s\n", f.policy.c_str(),
                 report->passed ? "every value within the policy" : "some values outside the policy");

@@ -42,6 +42,15 @@ struct CaseError {
   bool passed = true;  // the case alone, judged by the policy
 };
 
+// A pipeline compare's verdict on one final output of one engine against the baseline's:
+// text (equal, else its character error rate) or boxes (all matched, with the smallest IoU).
+struct FinalOutputVerdict {
+  std::string output, engine;
+  std::string summary;  // "same text (8 strings, CER 0)", "8 boxes, all matched, min IoU 1", ...
+  bool agrees = true;
+  std::optional<double> character_error_rate, min_iou;  // when the output is text / boxes
+};
+
 // A case of a multi-case compare with its largest error: the report's worst cases.
 struct CaseResult {
   int64_t index = 0;    // in the whole list of cases, from 0 (a shard's cases keep theirs)
@@ -110,6 +119,7 @@ struct Report {
   // cases passed and failed on their own. Empty and 0 when per-case results are unknown.
   std::vector<CaseResult> worst_cases;
   int cases_passed = 0, cases_failed = 0;
+  std::vector<FinalOutputVerdict> final_outputs;  // pipeline compare only
 };
 
 inline constexpr size_t kWorstCases = 10;

@@ -211,6 +211,20 @@ std::string worst_cases_section(const Report& report) {
          table({"case", "name", "inputs", "engine", "output", "max abs", "case verdict"}, rows, failed);
 }
 
+std::string final_outputs_section(const Report& report) {
+  std::vector<std::vector<Cell>> rows;
+  std::vector<bool> differ;
+  for (const FinalOutputVerdict& v : report.final_outputs) {
+    const auto optional_number = [](const std::optional<double>& x) { return x ? num(*x) : Cell{"-", true}; };
+    rows.push_back({txt(v.output), txt(v.engine), txt(v.summary), optional_number(v.character_error_rate),
+                    optional_number(v.min_iou), {verdict_span(v.agrees, v.agrees ? "agrees" : "DIFFERS")}});
+    differ.push_back(!v.agrees);
+  }
+  return "<h2 id=\"final-outputs\">Final outputs</h2><p>The pipeline's outputs on each engine against the "
+         "baseline's: text by character error rate, boxes matched one to one by IoU.</p>" +
+         table({"output", "engine", "verdict", "character error rate", "min IoU", "agreement"}, rows, differ);
+}
+
 std::vector<Cell> layer_row(const LayerEntry& l) {
   const bool measured = !(l.own_error < 0);
   std::string carried;
@@ -276,7 +290,8 @@ std::string render_html(const Report& report) {
       "<link rel=\"icon\" href=\"data:,\"><title>twinrt " +
       html_escape(report.command) + ": " + (report.passed ? "PASS" : "FAIL") + "</title><style>" + kStyle +
       "</style></head><body><main>" + summary_section(report) + engines_section(report) +
-      inputs_section(report) + results_section(report);
+      inputs_section(report) + (report.final_outputs.empty() ? "" : final_outputs_section(report)) +
+      results_section(report);
   if (!report.outputs.empty()) page += histograms_section(report);
   if (report.cases_passed + report.cases_failed > 1) page += worst_cases_section(report);  // one case: the table above
   if (!report.layers.empty()) page += layers_section(report);

@@ -155,6 +155,16 @@ json case_json(const CaseResult& c) {
           {"passed", c.passed}};
 }
 
+json final_output_json(const FinalOutputVerdict& v) {
+  auto optional_number = [](const std::optional<double>& x) { return x ? json_number(*x) : json(nullptr); };
+  return {{"output", text(v.output)},
+          {"engine", text(v.engine)},
+          {"summary", text(v.summary)},
+          {"agrees", v.agrees},
+          {"character_error_rate", optional_number(v.character_error_rate)},
+          {"min_iou", optional_number(v.min_iou)}};
+}
+
 template <class T, class F>
 json array_of(const std::vector<T>& items, F&& convert) {
   json out = json::array();
@@ -183,7 +193,8 @@ nlohmann::json to_json(const Report& report) {
           {"localize_passes", report.localize_passes},
           {"preprocess_check", array_of(report.preprocess_check, preprocess_json)},
           {"case_verdicts", {{"passed", report.cases_passed}, {"failed", report.cases_failed}}},
-          {"worst_cases", array_of(report.worst_cases, case_json)}};
+          {"worst_cases", array_of(report.worst_cases, case_json)},
+          {"final_outputs", array_of(report.final_outputs, final_output_json)}};
 }
 
 }  // namespace twinrt::parity

@@ -119,6 +119,8 @@ Result<Report> report_from_json(const json& document, const std::string& source)
       r.cases_failed = document.at("case_verdicts").at("failed").get<int>();
     }
     for (const json& c : document.value("worst_cases", json::array())) r.worst_cases.push_back(case_result(c));
+    if (!document.value("final_outputs", json::array()).empty())
+      return invalid_argument(source + ": a pipeline compare report (with final outputs); those do not merge");
     return r;
   } catch (const json::exception& e) {
     return invalid_argument(source + ": not a twinrt compare report (" + e.what() + ")");

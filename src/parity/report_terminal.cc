@@ -243,6 +243,13 @@ std::string worst_cases(const Report& report) {
   return out;
 }
 
+std::string final_outputs(const Report& report) {
+  std::string out;
+  for (const FinalOutputVerdict& v : report.final_outputs)
+    out += "output " + v.output + ", " + v.engine + ": " + v.summary + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string render_terminal(const Report& report) {
@@ -250,7 +257,7 @@ std::string render_terminal(const Report& report) {
   const bool localize = report.command == "localize";
   if (localize) out += first_divergence_line(report);
   out += header(report) + "\n" + comparison_table(report) + expected_notes(report);
-  out += summary(report) + failures(report) + engine_errors(report) + worst_cases(report);
+  out += summary(report) + failures(report) + engine_errors(report) + worst_cases(report) + final_outputs(report);
   if (!report.layers.empty()) {
     if (!localize) out += "\n" + first_divergence_line(report);
     out += ranked_layers(report);

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`twinrt pipeline compare --json --html` on the OCR example: the JSON report names both
 engines, compares every stage's values (the final outputs under their own names, the rest
-as stage/value) under the fp32 policy with the recognized text identical, and the HTML page
-is written next to it.
+as stage/value) under the fp32 policy with the recognized text identical, carries the final
+outputs' verdicts (character error rate 0, boxes matched with IoU 1), and the HTML page is
+written next to it.
 """
 import json
 import os
@@ -35,9 +36,12 @@ def main():
         assert by_name[name]["engine"] == "ort" and by_name[name]["policy"] == "fp32"
     assert by_name["text"]["metrics"]["exact_mismatches"] == 0
     assert by_name["det/det_prob"]["metrics"]["max_abs"] > 0  # float noise between engines is measured, not hidden
+    finals = {(v["output"], v["engine"]): v for v in report["final_outputs"]}
+    assert finals[("text", "ort")]["agrees"] and finals[("text", "ort")]["character_error_rate"] == 0, finals
+    assert finals[("boxes", "ort")]["min_iou"] == 1 and finals[("boxes", "ort")]["character_error_rate"] is None
     with open(html_path) as f:
         page = f.read()
-    assert page.startswith("<!DOCTYPE html>") and "rec/rec_probs" in page
+    assert page.startswith("<!DOCTYPE html>") and "rec/rec_probs" in page and "Final outputs" in page
     print("report: %d values compared, all within fp32" % len(by_name))
 
 
