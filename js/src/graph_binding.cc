@@ -59,7 +59,16 @@ json step_json(const Subgraph& g, const Step& step) {
     fused["clamp"] = {n.fused_clamp->min ? float_json(*n.fused_clamp->min) : json(),
                       n.fused_clamp->max ? float_json(*n.fused_clamp->max) : json()};
   if (n.fused_residual) fused["residual"] = true;
-  if (!n.elementwise_steps.empty()) fused["elementwise"] = n.elementwise_steps.size();
+  if (!n.elementwise_steps.empty()) {
+    json steps = json::array();
+    for (const ir::ElementwiseStep& e : n.elementwise_steps) {
+      json params = json::array();
+      for (float p : e.params) params.push_back(float_json(p));
+      steps.push_back({{"op", e.op_type}, {"args", e.args}, {"params", params}});
+    }
+    fused["elementwise"] = steps;
+    fused["firstInput"] = n.elementwise_first_input;
+  }
   return {{"name", n.name}, {"op", n.op_type}, {"domain", n.domain}, {"inputs", names(g, step.inputs)},
           {"outputs", names(g, step.outputs)}, {"implicit", implicit}, {"attrs", attrs}, {"fused", fused}};
 }

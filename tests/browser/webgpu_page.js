@@ -27,15 +27,15 @@ function compare(a, b) {
 
 const sameBits = (a, b) => a.length === b.length && new Uint32Array(a.buffer, a.byteOffset, a.length).every((v, i) => v === new Uint32Array(b.buffer, b.byteOffset, b.length)[i]);
 
-// spec: { model (makeModel description) | url, inputs?: {name: dims} }
+// spec: { model (makeModel description) | url | base64 (model bytes), inputs?: {name: dims} }
 window.webgpuCompare = async (spec) => {
-  const model = spec.url || makeModel(spec.model);
+  const model = spec.url || (spec.base64 ? Uint8Array.from(atob(spec.base64), (c) => c.charCodeAt(0)) : makeModel(spec.model));
   const gpu = await InferenceSession.create(model, { executionProviders: ['webgpu', 'wasm'] });
   const cpu = await InferenceSession.create(model, { executionProviders: ['wasm'] });
   try {
     const feeds = {};
     gpu.inputMetadata.forEach((m, k) => {
-      const dims = (spec.inputs && spec.inputs[m.name]) || m.shape;
+      const dims = (spec.inputs && spec.inputs[m.name]) || m.shape.map((d) => (typeof d === 'number' ? d : 1));
       feeds[m.name] = new Tensor('float32', inputData(dims.reduce((a, b) => a * b, 1), 7 + k), dims);
     });
     const first = await gpu.run(feeds);

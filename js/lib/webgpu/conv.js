@@ -33,7 +33,7 @@ const conv = {
       inputs.push(ins[2].buffer);
       bias = `  acc = acc + in${inputs.length - 1}[m];`;
     }
-    if (node.fused.residual) inputs.push(ins[ins.length - 1].buffer);
+    const finish = epilogue(node, ins, g.outDims, inputs);
     const body = `${coords([g.outDims[0], g.M, OH, OW])}
   let n = c0; let m = c1; let oh = c2; let ow = c3;
   let c0g = (m / ${MG}u) * ${CG}u;
@@ -52,7 +52,7 @@ const conv = {
     }
   }
 ${bias}
-${epilogue(node, `in${inputs.length - 1}`)}
+${finish}
   out[i] = acc;`;
     return [{ dims: g.outDims, buffer: gpu.compute(body, inputs, numel(g.outDims)) }];
   },

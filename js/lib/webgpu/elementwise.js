@@ -1,5 +1,8 @@
-// Elementwise kernels: Add/Sub/Mul/Div with numpy broadcasting; Relu, Sigmoid, Clip.
-import { attrNumber, broadcastIndex, broadcastShape, coords, f32, numel } from './wgsl.js';
+// Elementwise kernels: Add/Sub/Mul/Div with numpy broadcasting; Relu, Sigmoid, Clip and
+// the other activations of fused groups (program.js); FusedElementwise, the groups that a
+// graph pass merged into one node.
+import { programCode, programProblem, stepExpr } from './program.js';
+import { MAX_INPUTS, attrNumber, broadcastIndex, broadcastShape, coords, numel } from './wgsl.js';
 
 const BINARY = { Add: '+', Sub: '-', Mul: '*', Div: '/' };
 
@@ -31,23 +34,40 @@ function unary(expr, cpuInputs = []) {
   };
 }
 
-// Clip's bounds: inputs 1 and 2 from opset 11, attributes before. Comparisons as the wasm
-// kernel does them (x < min ? min : x, then > max), which keeps NaN inputs as NaN.
+// Attributes of the unary ops as ir::ElementwiseStep params, with ONNX's defaults.
+const PARAMS = {
+  HardSigmoid: (a) => [a.alpha ?? 0.2, a.beta ?? 0.5],
+  LeakyRelu: (a) => [a.alpha ?? 0.01],
+};
+const UNARY = ['Relu', 'Sigmoid', 'Tanh', 'Exp', 'Sqrt', 'HardSwish', 'HardSigmoid', 'LeakyRelu'];
+
+// Clip's bounds: inputs 1 and 2 from opset 11, attributes before. Compared as the wasm
+// kernel does (x < min ? min : x, then > max), which keeps NaN inputs as NaN.
 function clipExpr(node, ins) {
-  const bound = (k, attr) => {
+  const bound = (k, attr, none) => {
     if (ins[k]) return ins[k].data[0];
-    return node.attrs[attr] === undefined ? null : attrNumber(node.attrs[attr]);
+    return node.attrs[attr] === undefined ? none : attrNumber(node.attrs[attr]);
   };
-  let e = 'x';
-  const lo = bound(1, 'min'), hi = bound(2, 'max');
-  if (lo !== null && Number.isFinite(lo)) e = `select(${e}, ${f32(lo)}, ${e} < ${f32(lo)})`;
-  if (hi !== null && Number.isFinite(hi)) e = `select(${e}, ${f32(hi)}, ${e} > ${f32(hi)})`;
-  return e;
+  return stepExpr('Clip', ['x'], [bound(1, 'min', -Infinity), bound(2, 'max', Infinity)]);
 }
 
+const fusedElementwise = {
+  check(node, ins) {
+    if (ins.length > MAX_INPUTS || ins.some((x) => !x)) return 'too many inputs';
+    if (!broadcastShape(ins.map((x) => x.dims))) return 'shapes do not broadcast';
+    return programProblem(node.fused.elementwise || []);
+  },
+  run(gpu, node, ins) {
+    const dims = broadcastShape(ins.map((x) => x.dims));
+    const { code, result } = programCode(node.fused.elementwise, ins.map((x, k) => `in${k}[${broadcastIndex(x.dims, dims)}]`));
+    const body = `${coords(dims)}\n${code}\n  out[i] = ${result};`;
+    return [{ dims, buffer: gpu.compute(body, ins.map((x) => x.buffer), numel(dims)) }];
+  },
+};
+
 export const kernels = {
+  'ai.twinrt:FusedElementwise': fusedElementwise,
   ...Object.fromEntries(Object.entries(BINARY).map(([name, op]) => [name, binary(op)])),
-  Relu: unary(() => 'select(x, 0.0, x < 0.0)'),
-  Sigmoid: unary(() => '1.0 / (1.0 + exp(-x))'),
+  ...Object.fromEntries(UNARY.map((op) => [op, unary((node) => stepExpr(op, ['x'], PARAMS[op] ? PARAMS[op](node.attrs) : []))])),
   Clip: unary(clipExpr, [1, 2]),
 };

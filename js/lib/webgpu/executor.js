@@ -107,7 +107,7 @@ export class WebGpuExecutor {
 
   // Runs the step on the GPU when a kernel takes it; returns null then, else why not.
   async runOnGpu(step, ins, values, created) {
-    const kernel = step.domain === '' && KERNELS[step.op];
+    const kernel = KERNELS[step.domain ? `${step.domain}:${step.op}` : step.op];
     if (!kernel) return `no WGSL kernel for ${step.domain ? `${step.domain}:` : ''}${step.op}`;
     if (step.implicit.length) return 'reads values of enclosing graphs';
     const cpu = kernel.cpuInputs || [];

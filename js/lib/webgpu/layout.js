@@ -1,6 +1,6 @@
 // Layout ops. Reshape and Flatten keep the buffer (a new shape over the same bytes);
 // Transpose and Concat copy, one output element per invocation.
-import { coords, numel, strides } from './wgsl.js';
+import { MAX_INPUTS, coords, numel, strides } from './wgsl.js';
 
 function reshapeDims(node, ins) {
   const shape = Array.from(ins[1].data, Number);
@@ -47,9 +47,6 @@ const transpose = {
   },
 };
 
-// WebGPU guarantees 8 storage buffers per shader stage: the output and up to 7 inputs.
-const MAX_CONCAT_INPUTS = 7;
-
 function concatAxis(node, ins) {
   const rank = ins[0].dims.length;
   const axis = node.attrs.axis < 0 ? node.attrs.axis + rank : node.attrs.axis;
@@ -60,7 +57,7 @@ function concatAxis(node, ins) {
 
 const concat = {
   check: (node, ins) => {
-    if (ins.length > MAX_CONCAT_INPUTS || ins.some((x) => !x)) return 'too many inputs';
+    if (ins.length > MAX_INPUTS || ins.some((x) => !x)) return 'too many inputs';
     return concatAxis(node, ins) === null ? 'shapes do not concatenate' : null;
   },
   run(gpu, node, ins) {

@@ -28,14 +28,14 @@ const matMul = {
   run(gpu, node, ins) {
     const { a, b, M, K, N, batch, out } = matmulShapes(ins[0].dims, ins[1].dims);
     const inputs = [ins[0].buffer, ins[1].buffer];
-    if (node.fused.residual) inputs.push(ins[ins.length - 1].buffer);
+    const finish = epilogue(node, ins, out, inputs);
     const body = `${coords([...batch, M, N])}
   let m = c${batch.length}; let n = c${batch.length + 1};
   let aBase = ${batchOffset(a, batch)} + m * ${K}u;
   let bBase = ${batchOffset(b, batch)} + n;
   var acc = 0.0;
   for (var k = 0u; k < ${K}u; k++) { acc = acc + in0[aBase + k] * in1[bBase + k * ${N}u]; }
-${epilogue(node, 'in2')}
+${finish}
   out[i] = acc;`;
     return [{ dims: out, buffer: gpu.compute(body, inputs, numel(out)) }];
   },
@@ -72,14 +72,14 @@ const gemm = {
       inputs.push(c.buffer);
       cTerm = `  acc = acc + ${f32(beta)} * in2[${broadcastIndex(c.dims, [M, N])}];`;
     }
-    if (node.fused.residual) inputs.push(ins[ins.length - 1].buffer);
+    const finish = epilogue(node, ins, [M, N], inputs);
     const body = `${coords([M, N])}
   let m = c0; let n = c1;
   var acc = 0.0;
   for (var k = 0u; k < ${K}u; k++) { acc = acc + in0[${aAt}] * in1[${bAt}]; }
   acc = ${f32(alpha)} * acc;
 ${cTerm}
-${epilogue(node, `in${inputs.length - 1}`)}
+${finish}
   out[i] = acc;`;
     return [{ dims: [M, N], buffer: gpu.compute(body, inputs, M * N) }];
   },

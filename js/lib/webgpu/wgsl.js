@@ -1,6 +1,9 @@
 // Small WGSL source builders shared by the kernels. Shapes are baked into the source as
 // constants: a node's shapes are fixed for a run and compiled pipelines are cached by source.
 
+// WebGPU guarantees 8 storage buffers per shader stage: the output and up to 7 inputs.
+export const MAX_INPUTS = 7;
+
 export const numel = (dims) => dims.reduce((a, b) => a * b, 1);
 
 export function strides(dims) {
