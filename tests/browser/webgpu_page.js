@@ -1,5 +1,6 @@
 // WebGPU test page: window.webgpuCompare runs one model with executionProviders
-// ['webgpu', 'wasm'] (twice) and with 'wasm' alone, and reports how the outputs compare.
+// ['webgpu', 'wasm'] (twice) and with 'wasm' alone in exact mode, and reports how the
+// outputs compare.
 import { InferenceSession, Tensor } from '../../js/lib/browser.js';
 import { makeModel } from '../js/make-model.js';
 
@@ -31,7 +32,9 @@ const sameBits = (a, b) => a.length === b.length && new Uint32Array(a.buffer, a.
 window.webgpuCompare = async (spec) => {
   const model = spec.url || (spec.base64 ? Uint8Array.from(atob(spec.base64), (c) => c.charCodeAt(0)) : makeModel(spec.model));
   const gpu = await InferenceSession.create(model, { executionProviders: ['webgpu', 'wasm'] });
-  const cpu = await InferenceSession.create(model, { executionProviders: ['wasm'] });
+  // The comparison: twinrt's exact mode (one fixed order per element, no FMA, bit-identical
+  // on every CPU and in WebAssembly).
+  const cpu = await InferenceSession.create(model, { executionProviders: ['wasm'], mode: 'exact' });
   try {
     const feeds = {};
     gpu.inputMetadata.forEach((m, k) => {
