@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { serve } from './server.js';
 import { ROOT } from '../js/native.js';
 import { cases } from './webgpu_cases.js';
+import { runConformance, testDataAvailable } from './webgpu_conformance.js';
 
 const require = createRequire(import.meta.url);
 const CHROMIUM = process.env.TWINRT_CHROMIUM || '/usr/bin/chromium';
@@ -74,6 +75,14 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
       assert.match(messages[0], /input 'x' was not given/);
       assert.match(messages[1], /must be float32, got int32/);
       assert.match(messages[2], /input 'x' must have shape \[4\], got \[3\]/);
+    });
+
+    const noData = testDataAvailable() ? null : 'no ONNX test data (apt-get install libonnx-testdata)';
+    await t.test('ONNX conformance data of the ops with WGSL kernels', noData ? { skip: noData } : {}, async () => {
+      const r = await runConformance((spec) => withTimeout(page.evaluate((s) => window.webgpuRunRaw(s), spec), 'conformance data set'));
+      t.diagnostic(`conformance: ${r.passed} passed (${r.onGpu} with nodes on the GPU), ${r.failed.length} failed, ${r.skipped} listed as failing natively`);
+      assert.deepStrictEqual(r.failed, []);
+      assert.ok(r.onGpu > 0);
     });
 
     // Real models: within 1e-4 * max(1, |wasm|) (the fp32 policy of tests/models).

@@ -3,6 +3,10 @@
 // outputs compare.
 import { InferenceSession, Tensor } from '../../js/lib/browser.js';
 import { makeModel } from '../js/make-model.js';
+import { TYPED_ARRAYS } from '../../js/lib/tensor.js';
+
+const toBase64 = (u8) => { let s = ''; for (let i = 0; i < u8.length; i += 0x8000) s += String.fromCharCode(...u8.subarray(i, i + 0x8000)); return btoa(s); };
+const fromBase64 = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 
 // Deterministic inputs in [-2, 2) (a small linear congruential generator).
 function inputData(n, seed) {
@@ -30,7 +34,7 @@ const sameBits = (a, b) => a.length === b.length && new Uint32Array(a.buffer, a.
 
 // spec: { model (makeModel description) | url | base64 (model bytes), inputs?: {name: dims} }
 window.webgpuCompare = async (spec) => {
-  const model = spec.url || (spec.base64 ? Uint8Array.from(atob(spec.base64), (c) => c.charCodeAt(0)) : makeModel(spec.model));
+  const model = spec.url || (spec.base64 ? fromBase64(spec.base64) : makeModel(spec.model));
   const gpu = await InferenceSession.create(model, { executionProviders: ['webgpu', 'wasm'] });
   // The comparison: twinrt's exact mode (one fixed order per element, no FMA, bit-identical
   // on every CPU and in WebAssembly).
@@ -73,3 +77,21 @@ window.webgpuAdapter = async () => {
   return a ? `${a.info.vendor} ${a.info.architecture}` : null;
 };
 document.getElementById('status').textContent = 'ready';
+
+// One ONNX test data set on a WebGPU session. inputs: [{ type, dims, base64 }] in the
+// model's input order; returns its outputs the same way and the placement.
+window.webgpuRunRaw = async ({ model, inputs }) => {
+  const session = await InferenceSession.create(fromBase64(model), { executionProviders: ['webgpu', 'wasm'] });
+  try {
+    const feeds = {};
+    inputs.forEach((x, k) => {
+      const bytes = fromBase64(x.base64);
+      feeds[session.inputNames[k]] = new Tensor(x.type, new TYPED_ARRAYS[x.type](bytes.buffer, 0, bytes.byteLength / TYPED_ARRAYS[x.type].BYTES_PER_ELEMENT), x.dims);
+    });
+    const out = await session.run(feeds);
+    const outputs = session.outputNames.map((n) => out[n]).map((t) => t && { type: t.type, dims: [...t.dims], base64: toBase64(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength)) });
+    return { outputs, placement: session.placement };
+  } finally {
+    await session.release();
+  }
+};
