@@ -113,4 +113,20 @@ export const cases = [
     placement: gpu('Conv'),
     tolerance: 1e-6,
   },
+  {
+    name: 'fused group of 8 inputs (packed into one binding)',
+    spec: { model: { inputs: [0, 1, 2, 3, 4, 5, 6, 7].map((k) => f(`x${k}`, k % 2 ? [3] : [2, 3])), outputs: [out('z')],
+      nodes: [1, 2, 3, 4, 5, 6, 7].map((k) => ({ op: k % 3 ? 'Add' : 'Mul', inputs: [k === 1 ? 'x0' : `s${k - 1}`, `x${k}`], outputs: [k === 7 ? 'z' : `s${k}`] })) } },
+    placement: ['FusedElementwise:webgpu'],
+  },
+  {
+    name: 'Conv with a folded group of 6 operands',
+    spec: { model: { inputs: [f('x', [1, 3, 5, 5])], outputs: [out('z')],
+      initializers: [weight('w', [4, 3, 3, 3]), weight('b', [4], 2), ...[1, 2, 3, 4, 5, 6].map((k) => weight(`p${k}`, [4, 1, 1], 10 + k))],
+      nodes: [
+        { op: 'Conv', inputs: ['x', 'w', 'b'], outputs: ['c'], attrs: { pads: [1, 1, 1, 1] } },
+        ...[1, 2, 3, 4, 5, 6].map((k) => ({ op: k % 2 ? 'Mul' : 'Add', inputs: [k === 1 ? 'c' : `a${k - 1}`, `p${k}`], outputs: [k === 6 ? 'z' : `a${k}`] })),
+      ] } },
+    placement: gpu('Conv'),
+  },
 ];

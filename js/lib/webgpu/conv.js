@@ -23,7 +23,7 @@ const conv = {
     if (ins[2] && numel(ins[2].dims) !== g.M) return 'bias size';
     return epilogueProblem(node, ins, g.outDims);
   },
-  run(gpu, node, ins) {
+  run(gpu, node, ins, ctx) {
     const g = geometry(node, ins);
     const [H, W] = g.spatial, [KH, KW] = g.kernel, [OH, OW] = g.out;
     const CG = g.C / g.group, MG = g.M / g.group;
@@ -33,7 +33,7 @@ const conv = {
       inputs.push(ins[2].buffer);
       bias = `  acc = acc + in${inputs.length - 1}[m];`;
     }
-    const finish = epilogue(node, ins, g.outDims, inputs);
+    const finish = epilogue(gpu, node, ins, g.outDims, inputs, ctx);
     const body = `${coords([g.outDims[0], g.M, OH, OW])}
   let n = c0; let m = c1; let oh = c2; let ow = c3;
   let c0g = (m / ${MG}u) * ${CG}u;

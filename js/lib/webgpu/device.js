@@ -55,6 +55,23 @@ export class Gpu {
     return buf;
   }
 
+  // One buffer holding `buffers` back to back (`sizes` f32 each) and their offsets: for
+  // kernels that read more tensors than a shader may bind. `keep` receives it (the run frees it).
+  pack(buffers, sizes, keep) {
+    const offsets = [];
+    let total = 0;
+    for (const n of sizes) {
+      offsets.push(total);
+      total += n;
+    }
+    const out = this.buffer(total * 4);
+    keep.add(out);
+    const enc = this.device.createCommandEncoder();
+    buffers.forEach((b, k) => { if (sizes[k]) enc.copyBufferToBuffer(b, 0, out, offsets[k] * 4, sizes[k] * 4); });
+    this.device.queue.submit([enc.finish()]);
+    return { buffer: out, offsets };
+  }
+
   // Copies `bytes` of `buf` back to the CPU.
   async download(buf, bytes) {
     if (this.lost) throw new TwinrtError(`webgpu: the device was lost: ${this.lost}`, 'UNAVAILABLE');

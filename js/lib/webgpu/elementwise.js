@@ -2,7 +2,8 @@
 // the other activations of fused groups (program.js); FusedElementwise, the groups that a
 // graph pass merged into one node.
 import { programCode, programProblem, stepExpr } from './program.js';
-import { MAX_INPUTS, attrNumber, broadcastIndex, broadcastShape, coords, numel } from './wgsl.js';
+import { bindOperands } from './operands.js';
+import { attrNumber, broadcastIndex, broadcastShape, coords, numel } from './wgsl.js';
 
 const BINARY = { Add: '+', Sub: '-', Mul: '*', Div: '/' };
 
@@ -53,15 +54,16 @@ function clipExpr(node, ins) {
 
 const fusedElementwise = {
   check(node, ins) {
-    if (ins.length > MAX_INPUTS || ins.some((x) => !x)) return 'too many inputs';
+    if (ins.some((x) => !x)) return 'omitted input';
     if (!broadcastShape(ins.map((x) => x.dims))) return 'shapes do not broadcast';
     return programProblem(node.fused.elementwise || []);
   },
-  run(gpu, node, ins) {
+  run(gpu, node, ins, ctx) {
     const dims = broadcastShape(ins.map((x) => x.dims));
-    const { code, result } = programCode(node.fused.elementwise, ins.map((x, k) => `in${k}[${broadcastIndex(x.dims, dims)}]`));
+    const inputs = [];
+    const { code, result } = programCode(node.fused.elementwise, bindOperands(gpu, ins, dims, inputs, ctx.keep, 'c'));
     const body = `${coords(dims)}\n${code}\n  out[i] = ${result};`;
-    return [{ dims, buffer: gpu.compute(body, ins.map((x) => x.buffer), numel(dims)) }];
+    return [{ dims, buffer: gpu.compute(body, inputs, numel(dims)) }];
   },
 };
 

@@ -3,7 +3,8 @@
 // operands are the node's inputs from `firstInput` on. The GPU kernel applies them to
 // `acc` in that order before storing, as the wasm kernel does: y = post(clamp(acc + r)).
 import { programCode, programProblem } from './program.js';
-import { MAX_INPUTS, attrNumber, broadcastIndex, broadcastShape, coords, f32 } from './wgsl.js';
+import { bindOperands } from './operands.js';
+import { attrNumber, broadcastShape, coords, f32 } from './wgsl.js';
 
 const fitsOutput = (dims, outDims) => broadcastShape([dims, outDims])?.join() === outDims.join();
 
@@ -16,7 +17,6 @@ function extraInputs(node, ins) {
 
 // Null when the node's fused work can run on the GPU, else why not.
 export function epilogueProblem(node, ins, outDims) {
-  if (ins.filter(Boolean).length > MAX_INPUTS) return 'too many inputs';
   if (node.fused.elementwise) {
     const problem = programProblem(node.fused.elementwise);
     if (problem) return problem;
@@ -26,13 +26,11 @@ export function epilogueProblem(node, ins, outDims) {
 }
 
 // WGSL statements that finish `acc` for output element `i` of `outDims`. Appends the
-// buffers they read to `inputs` (bound in that order after what is there).
-export function epilogue(node, ins, outDims, inputs) {
+// buffers they read to `inputs` (bound in that order after what is there); ctx.keep takes
+// the buffers made for this run.
+export function epilogue(gpu, node, ins, outDims, inputs, ctx) {
   const extras = extraInputs(node, ins);
-  const names = extras.map((x) => {
-    inputs.push(x.buffer);
-    return `in${inputs.length - 1}[${broadcastIndex(x.dims, outDims, 'e')}]`;
-  });
+  const names = bindOperands(gpu, extras, outDims, inputs, ctx.keep, 'e');
   const lines = extras.length ? [coords(outDims, 'i', 'e')] : [];
   if (node.fused.residual) lines.push(`  acc = acc + ${names[0]};`);
   const clamp = node.fused.clamp;

@@ -125,7 +125,7 @@ export class WebGpuExecutor {
       else if (cpu.includes(k)) views.push({ type: v.type, dims: v.dims, data: (await this.toCpu(v)).data });
       else views.push({ type: v.type, dims: v.dims });
     }
-    const ctx = { opset: this.plan.opset };
+    const ctx = { opset: this.plan.opset, keep: created };
     const problem = kernel.check(step, views, ctx);
     if (problem !== null) return problem;
     for (let k = 0; k < ins.length; k++)

@@ -25,10 +25,10 @@ const matMul = {
     const s = matmulShapes(ins[0].dims, ins[1].dims);
     return s ? epilogueProblem(node, ins, s.out) : 'shapes do not multiply';
   },
-  run(gpu, node, ins) {
+  run(gpu, node, ins, ctx) {
     const { a, b, M, K, N, batch, out } = matmulShapes(ins[0].dims, ins[1].dims);
     const inputs = [ins[0].buffer, ins[1].buffer];
-    const finish = epilogue(node, ins, out, inputs);
+    const finish = epilogue(gpu, node, ins, out, inputs, ctx);
     const body = `${coords([...batch, M, N])}
   let m = c${batch.length}; let n = c${batch.length + 1};
   let aBase = ${batchOffset(a, batch)} + m * ${K}u;
@@ -59,7 +59,7 @@ const gemm = {
       return 'C does not broadcast to [M, N]';
     return epilogueProblem(node, ins, [s.M, s.N]);
   },
-  run(gpu, node, ins) {
+  run(gpu, node, ins, ctx) {
     const { M, K, N, ta, tb } = gemmShapes(node, ins);
     const alpha = attrNumber(node.attrs.alpha ?? 1), beta = attrNumber(node.attrs.beta ?? 1);
     const [sa, sb] = [strides(ins[0].dims), strides(ins[1].dims)];
@@ -72,7 +72,7 @@ const gemm = {
       inputs.push(c.buffer);
       cTerm = `  acc = acc + ${f32(beta)} * in2[${broadcastIndex(c.dims, [M, N])}];`;
     }
-    const finish = epilogue(node, ins, [M, N], inputs);
+    const finish = epilogue(gpu, node, ins, [M, N], inputs, ctx);
     const body = `${coords([M, N])}
   let m = c0; let n = c1;
   var acc = 0.0;
