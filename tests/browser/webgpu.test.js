@@ -81,6 +81,7 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
     await t.test('ONNX conformance data of the ops with WGSL kernels', noData ? { skip: noData } : {}, async () => {
       const r = await runConformance((spec) => withTimeout(page.evaluate((s) => window.webgpuRunRaw(s), spec), 'conformance data set'));
       t.diagnostic(`conformance: ${r.passed} passed (${r.onGpu} with nodes on the GPU), ${r.failed.length} failed, ${r.skipped} listed as failing natively`);
+      t.diagnostic(`conformance data sets with every node on wasm: ${r.wasmOnly.join(' ')}`);
       assert.deepStrictEqual(r.failed, []);
       assert.ok(r.onGpu > 0);
     });

@@ -36,11 +36,12 @@ const read = (dir, prefix) => {
 export const testDataAvailable = () => fs.existsSync(path.join(DATA, 'node'));
 
 // Runs every matching data set through run(spec) (the page); returns { passed, failed:
-// ['id: message'], onGpu } where onGpu counts data sets with at least one node on the GPU.
+// ['id: message'], onGpu, wasmOnly } where onGpu counts data sets with at least one node on
+// the GPU and wasmOnly names the others.
 export async function runConformance(run) {
   const listed = listedFailures();
   const ids = fs.readdirSync(path.join(DATA, 'node')).filter((n) => OPS.test(n)).sort().map((n) => `node/${n}`);
-  const result = { passed: 0, failed: [], onGpu: 0, skipped: 0 };
+  const result = { passed: 0, failed: [], onGpu: 0, wasmOnly: [], skipped: 0 };
   for (const id of ids) {
     if (listed.has(id)) { result.skipped++; continue; }
     const dir = path.join(DATA, id);
@@ -62,6 +63,7 @@ export async function runConformance(run) {
     if (message) result.failed.push(`${id}: ${message}`);
     else result.passed++;
     if (gpuUsed) result.onGpu++;
+    else result.wasmOnly.push(id.replace('node/', ''));
   }
   return result;
 }
