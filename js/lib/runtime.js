@@ -160,8 +160,9 @@ export class WasmRuntime {
     });
   }
 
-  // Runs step `index` of the plan alone on the wasm kernels. inputs: {name: Tensor} for its
-  // non-constant inputs; returns {name: Tensor}.
+  // Runs step `index` of the plan alone on the wasm kernels. inputs: {name: Tensor, an
+  // array of them (sequence) or null (empty optional)} for its non-constant inputs; returns
+  // the outputs the same way.
   runStep(id, index, inputs) {
     const s = this.session(id);
     return this.call(() => {
@@ -172,7 +173,8 @@ export class WasmRuntime {
       try {
         for (const [name, x] of Object.entries(inputs)) {
           const what = `value '${name}'`;
-          M._twinrt_feeds_add(f, scope.string(name, what), toValue(M, scope, x, null, what, () => { throw this.lastError(); }));
+          const meta = x === null ? { kind: 'optional' } : null;  // null: an empty optional
+          M._twinrt_feeds_add(f, scope.string(name, what), toValue(M, scope, x, meta, what, () => { throw this.lastError(); }));
         }
         outs = M._twinrt_graph_run_step(s.h, index, f) >>> 0;
         if (!outs) throw this.lastError();

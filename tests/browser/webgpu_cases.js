@@ -129,4 +129,26 @@ export const cases = [
       ] } },
     placement: gpu('Conv'),
   },
+  {
+    name: 'sequence values between wasm steps',
+    spec: { model: { inputs: [f('x', [2, 3])], outputs: [out('z')], initializers: [{ name: 'one', type: 'int64', dims: [], values: [1] }],
+      nodes: [
+        { op: 'Sigmoid', inputs: ['x'], outputs: ['s'] },
+        { op: 'SequenceConstruct', inputs: ['x', 's'], outputs: ['q'] },
+        { op: 'SequenceAt', inputs: ['q', 'one'], outputs: ['a'] },
+        { op: 'Relu', inputs: ['a'], outputs: ['z'] },
+      ] } },
+    placement: ['Sigmoid:webgpu', 'SequenceConstruct:wasm', 'SequenceAt:wasm', 'Relu:webgpu'],
+    tolerance: 1e-6,
+  },
+  {
+    name: 'optional values between wasm steps',
+    spec: { model: { inputs: [f('x', [2, 3])], outputs: [out('z')], opset: 18,
+      nodes: [
+        { op: 'Optional', inputs: ['x'], outputs: ['o'] },
+        { op: 'OptionalGetElement', inputs: ['o'], outputs: ['a'] },
+        { op: 'Relu', inputs: ['a'], outputs: ['z'] },
+      ] } },
+    placement: ['Optional:wasm', 'OptionalGetElement:wasm', 'Relu:webgpu'],
+  },
 ];

@@ -116,7 +116,7 @@ export class WebGpuExecutor {
       const v = ins[k];
       if (!v || cpu.includes(k)) continue;
       if (v.type !== 'float32') return `input ${k} is ${v.type}`;
-      if (v.sequence) return `input ${k} is a sequence`;
+      if (v.sequence || v.empty) return `input ${k} is not a tensor`;
     }
     const views = [];
     for (let k = 0; k < ins.length; k++) {
@@ -145,12 +145,15 @@ export class WebGpuExecutor {
     for (let k = 0; k < names.length; k++) {
       const [name, v] = [names[k], slots[k]];
       if (!name || !v || this.constantNames.has(name)) continue;
-      feeds[name] = v.sequence ? { sequence: v.sequence, elemType: v.type } : await this.toCpu(v);
+      if (v.empty) feeds[name] = null;
+      else feeds[name] = v.sequence ? { sequence: v.sequence, elemType: v.type } : await this.toCpu(v);
     }
     const outs = this.rt.runStep(this.id, index, feeds);
     for (const [name, t] of Object.entries(outs)) {
-      if (t === null) continue;
-      if (Array.isArray(t)) values.set(name, Object.assign(new Slot(t[0]?.type, []), { sequence: t }));
+      // An empty optional (null) goes back to wasm as one; an optional's content comes
+      // back unwrapped, as run() returns it.
+      if (t === null) values.set(name, Object.assign(new Slot('undefined', []), { empty: true }));
+      else if (Array.isArray(t)) values.set(name, Object.assign(new Slot(t[0]?.type, []), { sequence: t }));
       else values.set(name, new Slot(t.type, [...t.dims], t));
     }
   }
@@ -164,6 +167,7 @@ export class WebGpuExecutor {
   }
 
   async toCpu(v) {
+    if (v.empty) return null;
     if (v.sequence) return v.sequence;
     if (!v.tensor) {
       const bytes = await this.gpu.download(v.buffer, numel(v.dims) * 4);
