@@ -66,8 +66,8 @@ export const cases = [
     placement: gpu('Reshape', 'Relu', 'Flatten'),
   },
   {
-    name: 'GPU and wasm nodes mixed',
-    spec: { model: { inputs: [f('x', [1, 2, 6, 6])], outputs: [out('z')], initializers: [weight('w', [3, 2, 3, 3]), ints('s', [1, -1])],
+    name: 'GPU and wasm nodes mixed, runs at once',
+    spec: { concurrent: true, model: { inputs: [f('x', [1, 2, 6, 6])], outputs: [out('z')], initializers: [weight('w', [3, 2, 3, 3]), ints('s', [1, -1])],
       nodes: [
         { op: 'Conv', inputs: ['x', 'w'], outputs: ['c'], attrs: { pads: [1, 1, 1, 1] } },
         { op: 'Erf', inputs: ['c'], outputs: ['t'] },

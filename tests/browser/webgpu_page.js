@@ -47,11 +47,14 @@ window.webgpuCompare = async (spec) => {
     });
     const first = await gpu.run(feeds);
     const second = await gpu.run(feeds);
+    // spec.concurrent: two more runs started together must give the same bits too.
+    const together = spec.concurrent ? await Promise.all([gpu.run(feeds), gpu.run(feeds)]) : [];
     const expected = await cpu.run(feeds);
     const outputs = {};
     for (const name of gpu.outputNames) {
       const [g, g2, c] = [first[name], second[name], expected[name]];
-      outputs[name] = { dims: [...g.dims], expectedDims: [...c.dims], ...compare(g.data, c.data), repeatable: sameBits(g.data, g2.data) };
+      const repeatable = [g2, ...together.map((o) => o[name])].every((x) => sameBits(g.data, x.data));
+      outputs[name] = { dims: [...g.dims], expectedDims: [...c.dims], ...compare(g.data, c.data), repeatable };
     }
     return { outputs, placement: gpu.placement, runtime: gpu.runtime };
   } finally {

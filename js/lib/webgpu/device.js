@@ -34,7 +34,16 @@ export class Gpu {
     this.adapterName = adapterName;
     this.pipelines = new Map();
     this.lost = null;
+    this.tail = Promise.resolve();
     device.lost.then((info) => { this.lost = info.message || 'device lost'; });
+  }
+
+  // Runs `fn` (async) after every run queued before it: a run's error scopes must not
+  // catch another run's errors.
+  exclusive(fn) {
+    const result = this.tail.then(fn);
+    this.tail = result.catch(() => {});
+    return result;
   }
 
   // A storage buffer of `bytes` (at least 4: WebGPU has no empty bindings).

@@ -68,6 +68,10 @@ export class WebGpuExecutor {
   async run(feeds, fetches) {
     const checked = checkFeeds(feeds, this.inputMetadata);
     checkAgainstMetadata(checked, this.inputMetadata);
+    return this.gpu.exclusive(() => this.runChecked(checked, fetches));
+  }
+
+  async runChecked(checked, fetches) {
     const values = new Map();
     for (const [name, x] of checked) values.set(name, new Slot(x.type, [...x.dims], new Tensor(x.type, x.data, x.dims)));
     const created = new Set();  // buffers of this run, freed at its end (outputs may share them)
