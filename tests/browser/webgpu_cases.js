@@ -151,4 +151,14 @@ export const cases = [
       ] } },
     placement: ['Optional:wasm', 'OptionalGetElement:wasm', 'Relu:webgpu'],
   },
+  {
+    name: 'MaxPool of -inf windows',
+    spec: { model: { inputs: [f('x', [1, 2, 4, 4])], outputs: [out('z')], initializers: [{ name: 'ninf', type: 'float32', dims: [1], values: [-Infinity] }],
+      nodes: [
+        { op: 'Relu', inputs: ['x'], outputs: ['r'] },
+        { op: 'Add', inputs: ['r', 'ninf'], outputs: ['n'] },
+        { op: 'MaxPool', inputs: ['n'], outputs: ['z'], attrs: { kernel_shape: [2, 2], strides: [2, 2] } },
+      ] } },
+    placement: ['FusedElementwise:webgpu', 'MaxPool:webgpu'],
+  },
 ];

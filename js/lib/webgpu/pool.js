@@ -21,16 +21,19 @@ function pool(kind) {
       const g = geometry(node, ins);
       const [H, W] = g.spatial, [KH, KW] = g.kernel, [OH, OW] = g.out;
       const includePad = kind === 'avg' && node.attrs.count_include_pad;
-      // count_include_pad counts window positions inside the padded input, not the
-      // ceil_mode overhang past it.
-      const [padEndH, padEndW] = g.padEnd;
-      const init = kind === 'max' ? `${f32(-3.4028234663852886e38)}` : '0.0';
-      const step = kind === 'max' ? 'acc = select(acc, v, v > acc || v != v);' : 'acc = acc + v; cnt = cnt + 1u;';
-      const finish = kind === 'max' ? '' : includePad
-        ? `  let hs = max(i32(oh * ${g.strides[0]}u) - ${g.padBegin[0]}, ${-g.padBegin[0]}); let he = min(i32(oh * ${g.strides[0]}u) - ${g.padBegin[0]} + ${KH}, ${H + padEndH});
-  let ws = max(i32(ow * ${g.strides[1]}u) - ${g.padBegin[1]}, ${-g.padBegin[1]}); let we = min(i32(ow * ${g.strides[1]}u) - ${g.padBegin[1]} + ${KW}, ${W + padEndW});
-  acc = acc / f32((he - hs) * (we - ws));`
-        : '  acc = acc / f32(cnt);';
+      // count_include_pad divides by the window's positions inside the padded input (not
+      // the ceil_mode overhang past it): from its start to min(start + K, n + pad end).
+      const extent = (o, axis, K, n) => {
+        const start = `(i32(${o} * ${g.strides[axis]}u) - ${g.padBegin[axis]})`;
+        return `(min(${start} + ${K}, ${n + g.padEnd[axis]}) - ${start})`;
+      };
+      // MaxPool starts from the window's first element (WGSL has no -inf constant), then
+      // keeps the larger value or a NaN.
+      const init = kind === 'max' ? f32(-3.4028234663852886e38) : '0.0';
+      const step = kind === 'max' ? 'if (cnt == 0u || v > acc || v != v) { acc = v; } cnt = cnt + 1u;' : 'acc = acc + v; cnt = cnt + 1u;';
+      const finish = kind === 'max' ? ''
+        : includePad ? `  acc = acc / f32(${extent('oh', 0, KH, H)} * ${extent('ow', 1, KW, W)});`
+          : '  acc = acc / f32(cnt);';
       const body = `${coords([g.outDims[0], g.outDims[1], OH, OW])}
   let oh = c2; let ow = c3;
   let base = (c0 * ${g.outDims[1]}u + c1) * ${H * W}u;
