@@ -33,8 +33,9 @@ function flattenDims(node, ins) {
 
 const transpose = {
   check: (node, ins) => {
-    const perm = node.attrs.perm;
-    return !perm || (perm.length === ins[0].dims.length && new Set(perm).size === perm.length) ? null : 'perm';
+    const perm = node.attrs.perm, rank = ins[0].dims.length;
+    const valid = !perm || (perm.length === rank && new Set(perm).size === rank && perm.every((p) => p >= 0 && p < rank));
+    return valid ? null : 'perm is not a permutation of the axes';
   },
   run(gpu, node, ins) {
     const dims = ins[0].dims;
