@@ -106,6 +106,25 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
     const mobilenet = fs.existsSync(MOBILENET) ? null : `${MOBILENET} not found (tests/models exports it with python3-torchvision)`;
     await t.test('MobileNetV2 end to end', mobilenet ? { skip: mobilenet } : {}, () =>
       realModel('MobileNetV2', { base64: fs.readFileSync(MOBILENET).toString('base64') })());
+    await t.test('the example page with the WebGPU provider', async () => {
+      const example = await browser.newPage();
+      example.on('pageerror', (e) => errors.push(e.message));
+      await example.goto(`${server.url}/js/examples/index.html`);
+      await example.setInputFiles('#model-file', path.join(ROOT, MODEL));
+      await example.selectOption('#provider', 'webgpu');
+      await example.click('#load');
+      await example.waitForSelector('#io:not([hidden])');
+      await example.fill('#inputs input[data-dim="2"]', '48');
+      await example.fill('#inputs input[data-dim="3"]', '192');
+      await example.click('#run');
+      await example.waitForSelector('#results:not([hidden])', { timeout: CASE_TIMEOUT_MS });
+      const stats = await example.$$eval('#stats dd', (dds) => Object.fromEntries(dds.map((d) => [d.dataset.stat, d.textContent])));
+      t.diagnostic(`example page: provider ${stats.provider}, nodes on the GPU ${stats.nodes}`);
+      assert.match(stats.provider, /^webgpu \(/);
+      assert.match(stats.nodes, /^\d+ of \d+$/);
+      assert.strictEqual(await example.isHidden('#error'), true);
+      await example.close();
+    });
     assert.deepStrictEqual(errors, [], 'console errors');
   } finally {
     await browser.close();
