@@ -30,7 +30,8 @@ $('load').addEventListener('click', async () => {
     if (!env.wasm.numThreads) env.wasm.numThreads = threads;
     const bytes = new Uint8Array(await file.arrayBuffer());
     const t0 = performance.now();
-    session = await InferenceSession.create(bytes, { mode: $('mode').value, intraOpNumThreads: threads });
+    const executionProviders = $('provider').value === 'webgpu' ? ['webgpu', 'wasm'] : ['wasm'];
+    session = await InferenceSession.create(bytes, { mode: $('mode').value, intraOpNumThreads: threads, executionProviders });
     const loadMs = performance.now() - t0;
     modelName = file.name;
     $('load-status').textContent = `${file.name} (${(bytes.length / 1e6).toFixed(2)} MB) loaded in ${ms(loadMs)}`;
@@ -149,7 +150,13 @@ $('run').addEventListener('click', async () => {
       SIMD: rt.simd ? 'yes' : 'no',
       build: rt.variant,
       'cross-origin isolated': globalThis.crossOriginIsolated ? 'yes' : 'no (threads unavailable)',
+      provider: rt.executionProvider + (rt.adapter ? ` (${rt.adapter})` : ''),
     };
+    // WebGPU sessions: how many nodes ran on the GPU (session.placement, docs/webgpu.md).
+    if (session.placement) {
+      const onGpu = session.placement.filter((p) => p.ep === 'webgpu').length;
+      stats['nodes on the GPU'] = `${onGpu} of ${session.placement.length}`;
+    }
     $('stats').replaceChildren(...Object.entries(stats).flatMap(([k, v]) => {
       const dt = document.createElement('dt'), dd = document.createElement('dd');
       dt.textContent = k;

@@ -5,9 +5,11 @@ import { LocalBackend } from './backend.js';
 import { ProxyBackend } from './proxy.js';
 import { TwinrtError } from './errors.js';
 import { createPipelineClass, LocalPipelines } from './pipeline.js';
+import { getDevice } from './webgpu/device.js';
+import { WebGpuExecutor } from './webgpu/executor.js';
 
 const MODES = ['default', 'exact', 'reference'];
-const PROVIDERS = ['wasm', 'cpu'];
+const PROVIDERS = ['wasm', 'cpu', 'webgpu'];
 
 function toBytes(x) {
   if (x instanceof Uint8Array) return x;
@@ -17,10 +19,12 @@ function toBytes(x) {
 }
 
 function checkOptions(o) {
+  const providers = [];
   for (const ep of o.executionProviders || []) {
     const name = typeof ep === 'string' ? ep : ep && ep.name;
     if (!PROVIDERS.includes(name))
-      throw new TwinrtError(`twinrt-web: executionProviders: '${name}' is not available (twinrt-web runs 'wasm')`, 'INVALID_ARGUMENT');
+      throw new TwinrtError(`twinrt-web: executionProviders: '${name}' is not available (twinrt-web runs 'webgpu' and 'wasm')`, 'INVALID_ARGUMENT');
+    providers.push(name);
   }
   const mode = o.mode || 'default';
   if (!MODES.includes(mode)) throw new TwinrtError(`twinrt-web: mode must be 'default', 'exact' or 'reference', got '${mode}'`, 'INVALID_ARGUMENT');
@@ -32,7 +36,7 @@ function checkOptions(o) {
     if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
       throw new TwinrtError(`twinrt-web: ${key} must be a positive integer (bytes), got ${v}`, 'INVALID_ARGUMENT');
   }
-  return { mode, threads: threads || 0, dims: o.freeDimensionOverrides || {},
+  return { providers, mode, threads: threads || 0, dims: o.freeDimensionOverrides || {},
     maxTensorBytes: o.maxTensorBytes || 0, maxMemoryBytes: o.maxMemoryBytes || 0 };
 }
 
@@ -51,16 +55,22 @@ export function createApi(platform) {
   }
 
   class InferenceSession {
-    constructor(backend, info) {
+    constructor(backend, info, gpu = null) {
       this._backend = backend;
+      this._gpu = gpu;
       this._id = info.id;
       this.inputMetadata = Object.freeze(info.inputMetadata);
       this.outputMetadata = Object.freeze(info.outputMetadata);
       this.inputNames = Object.freeze(info.inputMetadata.map((m) => m.name));
       this.outputNames = Object.freeze(info.outputMetadata.map((m) => m.name));
       // twinrt's own: which build runs the session, with how many threads.
-      this.runtime = Object.freeze(info.runtime);
+      this.runtime = Object.freeze({ ...info.runtime, executionProvider: gpu ? 'webgpu' : 'wasm',
+        ...(gpu ? { adapter: gpu.gpu.adapterName } : {}) });
     }
+
+    // WebGPU sessions: [{ node, op, ep: 'webgpu' | 'wasm' }] for each node of the last run
+    // (the compiled plan's nodes, in order). Null for wasm sessions: everything runs there.
+    get placement() { return this._gpu ? this._gpu.placement : null; }
 
     // create(urlOrPathOrBytes, options) or create(buffer, byteOffset, byteLength, options)
     static async create(source, a, b, c) {
@@ -78,6 +88,10 @@ export function createApi(platform) {
         if (!data) throw new TypeError(`twinrt-web: externalData '${e.path}' has no data`);
         externalData.push({ path: e.path, data });
       }
+      if (settings.providers.includes('webgpu')) {
+        const session = await createWebGpuSession(model, settings, externalData);
+        if (session) return session;
+      }
       const b2 = backend();
       const info = await b2.createSession(model, { ...settings, externalData });
       return new InferenceSession(b2, info);
@@ -93,6 +107,7 @@ export function createApi(platform) {
       else if (fetches && typeof fetches === 'object' && !('logSeverityLevel' in fetches || 'tag' in fetches)) names = Object.keys(fetches);
       for (const n of names)
         if (!this.outputNames.includes(n)) throw new TwinrtError(`twinrt-web: the model has no output named '${n}'`, 'INVALID_ARGUMENT');
+      if (this._gpu) return this._gpu.run(feeds, names);
       return this._backend.run(this._id, feeds, names);
     }
 
@@ -100,11 +115,34 @@ export function createApi(platform) {
       if (this._id === null) return;
       const id = this._id;
       this._id = null;
+      if (this._gpu) this._gpu.release();
       await this._backend.release(id);
     }
 
     startProfiling() {}
     endProfiling() {}
+  }
+
+  // The WebGPU executor drives a session of this thread's instance (never the worker
+  // proxy: the GPU device lives here). Null when there is no adapter and another provider
+  // is listed to fall back to.
+  async function createWebGpuSession(model, settings, externalData) {
+    const gpu = await getDevice().catch(() => null);
+    if (!gpu) {
+      if (settings.providers.some((p) => p !== 'webgpu')) return null;
+      throw new TwinrtError("twinrt-web: executionProviders: 'webgpu': this environment offers no WebGPU adapter (navigator.gpu)", 'UNAVAILABLE');
+    }
+    if (externalData.length)
+      throw new TwinrtError("twinrt-web: executionProviders: 'webgpu' does not take models with external data yet", 'NOT_IMPLEMENTED');
+    const b = (local ||= new LocalBackend(platform, env.wasm));
+    const info = await b.createSession(model, settings);
+    const s = b.sessions.get(info.id);
+    try {
+      return new InferenceSession(b, info, new WebGpuExecutor(s.rt, s.inner, gpu, info.inputMetadata));
+    } catch (e) {
+      await b.release(info.id);
+      throw e;
+    }
   }
 
   // Pipelines run in the proxy worker when env.wasm.proxy is set, else in this thread in a

@@ -86,7 +86,7 @@ export function toValue(M, scope, x, meta, what, fail) {
   return v;
 }
 
-function readTensor(M, t) {
+export function readTensor(M, t) {
   const type = TYPE_OF_CODE[M._twinrt_tensor_dtype(t)];
   const rank = M._twinrt_tensor_rank(t);
   const dims = [];

@@ -1,6 +1,6 @@
 // One instance of the WebAssembly module and the sessions in it, called synchronously.
 // The session API (session.js) uses it directly or through a worker (proxy.js).
-import { HeapScope, toValue, fromValue } from './marshal.js';
+import { HeapScope, toValue, fromValue, readTensor } from './marshal.js';
 import { checkFeeds } from './feeds.js';
 import { STATUS_NAMES, TYPE_OF_CODE } from './dtypes.js';
 import { TwinrtError } from './errors.js';
@@ -138,6 +138,62 @@ export class WasmRuntime {
         scope.free();
       }
     });
+  }
+
+  // The compiled plan for the WebGPU executor (js/src/graph_binding.cc).
+  graph(id) {
+    const s = this.session(id);
+    return this.call(() => JSON.parse(this.M.UTF8ToString(this.M._twinrt_graph_json(s.h) >>> 0)));
+  }
+
+  // A constant of the plan as a Tensor (null when there is none by that name).
+  constant(id, name) {
+    const s = this.session(id);
+    return this.call(() => {
+      const scope = new HeapScope(this.M, oom);
+      try {
+        const t = this.M._twinrt_graph_constant(s.h, scope.string(name, 'a constant name')) >>> 0;
+        return t ? readTensor(this.M, t) : null;
+      } finally {
+        scope.free();
+      }
+    });
+  }
+
+  // Runs step `index` of the plan alone on the wasm kernels. inputs: {name: Tensor, an
+  // array of them (sequence) or null (empty optional)} for its non-constant inputs; returns
+  // the outputs the same way.
+  runStep(id, index, inputs) {
+    const s = this.session(id);
+    return this.call(() => {
+      const M = this.M;
+      const scope = new HeapScope(M, oom);
+      const f = M._twinrt_feeds_new() >>> 0;
+      let outs = 0;
+      try {
+        for (const [name, x] of Object.entries(inputs)) {
+          const what = `value '${name}'`;
+          const meta = x === null ? { kind: 'optional' } : null;  // null: an empty optional
+          M._twinrt_feeds_add(f, scope.string(name, what), toValue(M, scope, x, meta, what, () => { throw this.lastError(); }));
+        }
+        outs = M._twinrt_graph_run_step(s.h, index, f) >>> 0;
+        if (!outs) throw this.lastError();
+        const result = {};
+        for (let i = 0, n = M._twinrt_outputs_count(outs); i < n; i++)
+          result[M.UTF8ToString(M._twinrt_outputs_name(outs, i) >>> 0)] = fromValue(M, M._twinrt_outputs_value(outs, i) >>> 0);
+        return result;
+      } finally {
+        if (outs) M._twinrt_outputs_free(outs);
+        M._twinrt_feeds_free(f);
+        scope.free();
+      }
+    });
+  }
+
+  session(id) {
+    const s = this.sessions.get(id);
+    if (!s) throw new TwinrtError('twinrt-web: the session was released', 'INVALID_ARGUMENT');
+    return s;
   }
 
   release(id) {

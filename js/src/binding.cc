@@ -24,11 +24,6 @@ Status g_last_error;
 // depend on the thread count).
 int g_free_workers = 0;
 
-struct SessionHandle {
-  std::unique_ptr<Session> session;
-  int threads = 1;
-};
-
 const IoInfo* io_at(const SessionHandle* s, int output, int i) {
   const auto& list = output ? s->session->outputs() : s->session->inputs();
   if (i < 0 || static_cast<size_t>(i) >= list.size()) return nullptr;

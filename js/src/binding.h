@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -9,6 +10,12 @@
 #include "twinrt/session.h"
 
 namespace twinrt::wasm {
+
+// A session as JavaScript holds it (binding.cc), with the threads it took from the pool.
+struct SessionHandle {
+  std::unique_ptr<Session> session;
+  int threads = 1;
+};
 
 // Named inputs of one run, built value by value from JavaScript.
 struct Feeds {

@@ -30,7 +30,7 @@ export declare class Tensor<T extends Tensor.Type = Tensor.Type> {
 export type OnnxValue = Tensor | Tensor[] | null;
 
 export declare namespace InferenceSession {
-  type ExecutionProviderConfig = 'wasm' | 'cpu' | { name: 'wasm' | 'cpu' };
+  type ExecutionProviderConfig = 'webgpu' | 'wasm' | 'cpu' | { name: 'webgpu' | 'wasm' | 'cpu' };
 
   interface SessionOptions {
     executionProviders?: readonly ExecutionProviderConfig[];
@@ -75,7 +75,15 @@ export declare namespace InferenceSession {
   type ValueMetadata = TensorValueMetadata | NonTensorValueMetadata;
 
   /** twinrt's own: the build running the session. */
-  interface RuntimeInfo { readonly variant: 'simd-threaded' | 'simd' | 'threaded' | 'baseline'; readonly simd: boolean; readonly threads: number }
+  interface RuntimeInfo {
+    readonly variant: 'simd-threaded' | 'simd' | 'threaded' | 'baseline'; readonly simd: boolean; readonly threads: number;
+    /** 'webgpu' when the session runs on the WebGPU executor (docs/webgpu.md), else 'wasm'. */
+    readonly executionProvider: 'webgpu' | 'wasm';
+    /** WebGPU sessions: the adapter's vendor and architecture. */
+    readonly adapter?: string;
+  }
+  /** Where one node of the compiled plan ran in the last run. */
+  interface NodePlacement { readonly node: string; readonly op: string; readonly ep: 'webgpu' | 'wasm' }
 }
 
 export declare class InferenceSession {
@@ -86,6 +94,8 @@ export declare class InferenceSession {
   readonly inputMetadata: readonly InferenceSession.ValueMetadata[];
   readonly outputMetadata: readonly InferenceSession.ValueMetadata[];
   readonly runtime: InferenceSession.RuntimeInfo;
+  /** WebGPU sessions: where each node ran in the last run; null for wasm sessions. */
+  readonly placement: readonly InferenceSession.NodePlacement[] | null;
   run(feeds: InferenceSession.FeedsType, options?: InferenceSession.RunOptions): Promise<InferenceSession.ReturnType>;
   run(feeds: InferenceSession.FeedsType, fetches: InferenceSession.FetchesType, options?: InferenceSession.RunOptions): Promise<InferenceSession.ReturnType>;
   release(): Promise<void>;

@@ -82,7 +82,12 @@ test('int64 and bool tensors in and out; fetches select outputs', async () => {
 test('errors reject with twinrt\'s message and the next call still works', async () => {
   await assert.rejects(InferenceSession.create(new Uint8Array([1, 2, 3, 4, 5])), (e) => e instanceof TwinrtError && e.code === 'INVALID_MODEL' && e.message.length > 0);
   await assert.rejects(InferenceSession.create(addModel, { mode: 'fast' }), /mode must be 'default', 'exact' or 'reference'/);
-  await assert.rejects(InferenceSession.create(addModel, { executionProviders: ['webgpu'] }), /'webgpu' is not available/);
+  await assert.rejects(InferenceSession.create(addModel, { executionProviders: ['webgpu'] }), /'webgpu': this environment offers no WebGPU adapter/);
+  await assert.rejects(InferenceSession.create(addModel, { executionProviders: ['webnn'] }), /'webnn' is not available/);
+  const fallback = await InferenceSession.create(addModel, { executionProviders: ['webgpu', 'wasm'] });
+  assert.strictEqual(fallback.runtime.executionProvider, 'wasm');
+  assert.strictEqual(fallback.placement, null);
+  await fallback.release();
   await assert.rejects(InferenceSession.create(path.join(os.tmpdir(), 'no-such-model.onnx')), /ENOENT/);
   const s = await InferenceSession.create(addModel);
   const good = { x: new Tensor('float32', new Float32Array([1, 1, 1]), [1, 3]) };

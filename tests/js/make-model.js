@@ -19,9 +19,11 @@ const str = (number, s) => bytesField(number, [...new TextEncoder().encode(s)]);
 const int = (number, n) => [...key(number, 0), ...varint(n)];
 
 // { name, type, dims, sequence? }: a tensor, or with `sequence: true` a sequence of them.
+// Without dims the shape is left out (not even the rank is declared).
 function valueInfo(v) {
-  const dims = v.dims.map((d) => bytesField(1, typeof d === 'string' ? str(2, d) : int(1, d)));
-  const tensorType = bytesField(1, [...int(1, TYPES[v.type]), ...bytesField(2, dims.flat())]);
+  const dims = (v.dims || []).map((d) => bytesField(1, typeof d === 'string' ? str(2, d) : int(1, d)));
+  const shape = v.dims ? bytesField(2, dims.flat()) : [];
+  const tensorType = bytesField(1, [...int(1, TYPES[v.type]), ...shape]);
   return [...str(1, v.name), ...bytesField(2, v.sequence ? bytesField(4, bytesField(1, tensorType)) : tensorType)];
 }
 

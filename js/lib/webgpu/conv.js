@@ -1,0 +1,61 @@
+// Conv, direct: one invocation per output element sums channels, then kernel rows, then
+// kernel columns, in that order. Groups (and so depthwise), strides, pads, dilations.
+import { epilogue, epilogueProblem } from './epilogue.js';
+import { coords, numel } from './wgsl.js';
+import { windowGeometry } from './window.js';
+
+function geometry(node, ins) {
+  const [x, w] = ins;
+  const group = node.attrs.group || 1;
+  if (x.dims.length !== w.dims.length) return null;
+  const g = windowGeometry(node.attrs, x.dims, node.attrs.kernel_shape || w.dims.slice(2));
+  const [C, M] = [x.dims[1], w.dims[0]];
+  if (!g || C % group || M % group || w.dims[1] !== C / group) return null;
+  if (node.attrs.kernel_shape && node.attrs.kernel_shape.join() !== w.dims.slice(2).join()) return null;
+  g.outDims[1] = M;
+  return { ...g, C, M, group };
+}
+
+const conv = {
+  check(node, ins) {
+    const g = geometry(node, ins);
+    if (!g) return 'attributes do not fit the shapes';
+    if (ins[2] && numel(ins[2].dims) !== g.M) return 'bias size';
+    return epilogueProblem(node, ins, g.outDims);
+  },
+  run(gpu, node, ins, ctx) {
+    const g = geometry(node, ins);
+    const [H, W] = g.spatial, [KH, KW] = g.kernel, [OH, OW] = g.out;
+    const CG = g.C / g.group, MG = g.M / g.group;
+    const inputs = [ins[0].buffer, ins[1].buffer];
+    let bias = '';
+    if (ins[2]) {
+      inputs.push(ins[2].buffer);
+      bias = `  acc = acc + in${inputs.length - 1}[m];`;
+    }
+    const finish = epilogue(gpu, node, ins, g.outDims, inputs, ctx);
+    const body = `${coords([g.outDims[0], g.M, OH, OW])}
+  let n = c0; let m = c1; let oh = c2; let ow = c3;
+  let c0g = (m / ${MG}u) * ${CG}u;
+  var acc = 0.0;
+  for (var c = 0u; c < ${CG}u; c++) {
+    let xBase = (n * ${g.C}u + c0g + c) * ${H * W}u;
+    let wBase = (m * ${CG}u + c) * ${KH * KW}u;
+    for (var kh = 0u; kh < ${KH}u; kh++) {
+      let ih = i32(oh * ${g.strides[0]}u + kh * ${g.dilations[0]}u) - ${g.padBegin[0]};
+      if (ih < 0 || ih >= ${H}) { continue; }
+      for (var kw = 0u; kw < ${KW}u; kw++) {
+        let iw = i32(ow * ${g.strides[1]}u + kw * ${g.dilations[1]}u) - ${g.padBegin[1]};
+        if (iw < 0 || iw >= ${W}) { continue; }
+        acc = acc + in0[xBase + u32(ih) * ${W}u + u32(iw)] * in1[wBase + kh * ${KW}u + kw];
+      }
+    }
+  }
+${bias}
+${finish}
+  out[i] = acc;`;
+    return [{ dims: g.outDims, buffer: gpu.compute(body, inputs, numel(g.outDims)) }];
+  },
+};
+
+export const kernels = { Conv: conv };

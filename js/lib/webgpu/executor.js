@@ -1,0 +1,187 @@
+// Runs a session's compiled plan node by node: on the GPU where a WGSL kernel takes the
+// node (float32 data, attributes it knows), else on the wasm kernel of that very step
+// (js/src/graph_binding.cc), moving tensors between GPU buffers and the CPU as needed.
+import { Tensor } from '../tensor.js';
+import { TwinrtError } from '../errors.js';
+import { checkFeeds } from '../feeds.js';
+import { kernels as elementwise } from './elementwise.js';
+import { kernels as matmul } from './matmul.js';
+import { kernels as conv } from './conv.js';
+import { kernels as pool } from './pool.js';
+import { kernels as softmax } from './softmax.js';
+import { kernels as layout } from './layout.js';
+
+const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout };
+
+// A value of the run: a CPU Tensor, a GPU buffer (float32), or both.
+class Slot {
+  constructor(type, dims, tensor = null, buffer = null) {
+    Object.assign(this, { type, dims, tensor, buffer });
+  }
+}
+
+const numel = (dims) => dims.reduce((a, b) => a * b, 1);
+const invalid = (message) => new TwinrtError(message, 'INVALID_ARGUMENT');
+
+// What the wasm session checks in C++ (runtime/feed_check.cc), checked here because the
+// executor never calls Session::run: names, element types and fixed dims.
+function checkAgainstMetadata(checked, inputMetadata) {
+  const meta = new Map(inputMetadata.map((m) => [m.name, m]));
+  for (const [name, x] of checked) {
+    const m = meta.get(name);
+    if (!m) throw invalid(`the model has no input named '${name}'`);
+    if (!m.isTensor || x === null || x.sequence) throw invalid(`input '${name}': the WebGPU provider takes tensor inputs only`);
+    if (x.type !== m.type) throw invalid(`input '${name}' must be ${m.type}, got ${x.type}`);
+    // An empty shape is also what an input of unknown rank reports: not checked then.
+    const fits = !m.shape.length || x.dims.length === m.shape.length && m.shape.every((d, k) => typeof d !== 'number' || d < 0 || d === x.dims[k]);
+    if (!fits) throw invalid(`input '${name}' must have shape [${m.shape}], got [${x.dims}]`);
+  }
+  for (const m of inputMetadata)
+    if (!checked.some(([name]) => name === m.name)) throw invalid(`input '${m.name}' was not given`);
+}
+
+export class WebGpuExecutor {
+  // runtime: the WasmRuntime holding session `id`; gpu: a Gpu (device.js).
+  constructor(runtime, id, gpu, inputMetadata) {
+    this.rt = runtime;
+    this.id = id;
+    this.gpu = gpu;
+    this.inputMetadata = inputMetadata;
+    this.plan = runtime.graph(id);
+    this.constantNames = new Set(this.plan.constants);
+    this.constants = new Map();  // name -> Slot, uploaded once and kept for every run
+    this.placement = [];
+  }
+
+  constant(name) {
+    let s = this.constants.get(name);
+    if (!s) {
+      const t = this.rt.constant(this.id, name);
+      if (!t || Array.isArray(t)) return null;
+      s = new Slot(t.type, [...t.dims], t);
+      s.constant = true;
+      this.constants.set(name, s);
+    }
+    return s;
+  }
+
+  async run(feeds, fetches) {
+    const checked = checkFeeds(feeds, this.inputMetadata);
+    checkAgainstMetadata(checked, this.inputMetadata);
+    return this.gpu.exclusive(() => this.runChecked(checked, fetches));
+  }
+
+  async runChecked(checked, fetches) {
+    const values = new Map();
+    for (const [name, x] of checked) values.set(name, new Slot(x.type, [...x.dims], new Tensor(x.type, x.data, x.dims)));
+    const created = new Set();  // buffers of this run, freed at its end (outputs may share them)
+    const placement = [];
+    const device = this.gpu.device;
+    device.pushErrorScope('out-of-memory');
+    device.pushErrorScope('validation');
+    let failure = null;
+    try {
+      for (let index = 0; index < this.plan.steps.length; index++) {
+        const step = this.plan.steps[index];
+        const ins = step.inputs.map((name) => {
+          if (!name) return null;
+          const v = values.get(name) || (this.constantNames.has(name) && this.constant(name));
+          if (!v) throw new TwinrtError(`twinrt-web: ${step.op} '${step.name}': value '${name}' is not available`, 'INTERNAL');
+          return v;
+        });
+        const why = await this.runOnGpu(step, ins, values, created);
+        if (why !== null) await this.runOnWasm(index, step, ins, values);
+        placement.push(why === null ? { node: step.name, op: step.op, ep: 'webgpu' } : { node: step.name, op: step.op, ep: 'wasm', reason: why });
+      }
+      const result = {};
+      for (const name of this.plan.outputs)
+        if (!fetches || !fetches.length || fetches.includes(name))
+          result[name] = await this.toCpu(values.get(name) || this.constant(name));
+      this.placement = placement;
+      return result;
+    } catch (e) {
+      failure = e;
+      throw e;
+    } finally {
+      const errors = [await device.popErrorScope(), await device.popErrorScope()].filter(Boolean);
+      for (const b of created) b.destroy();
+      if (errors.length && !failure) throw new TwinrtError(`webgpu: ${errors.map((e) => e.message).join('; ')}`, 'INTERNAL');
+    }
+  }
+
+  // Runs the step on the GPU when a kernel takes it; returns null then, else why not.
+  async runOnGpu(step, ins, values, created) {
+    const kernel = KERNELS[step.domain ? `${step.domain}:${step.op}` : step.op];
+    if (!kernel) return `no WGSL kernel for ${step.domain ? `${step.domain}:` : ''}${step.op}`;
+    if (step.implicit.length) return 'reads values of enclosing graphs';
+    const cpu = kernel.cpuInputs || [];
+    if (!ins.some(Boolean)) return 'no inputs';
+    for (let k = 0; k < ins.length; k++) {
+      const v = ins[k];
+      if (!v || cpu.includes(k)) continue;
+      if (v.type !== 'float32') return `input ${k} is ${v.type}`;
+      if (v.sequence || v.empty) return `input ${k} is not a tensor`;
+    }
+    const views = [];
+    for (let k = 0; k < ins.length; k++) {
+      const v = ins[k];
+      if (!v) views.push(null);
+      else if (cpu.includes(k)) views.push({ type: v.type, dims: v.dims, data: (await this.toCpu(v)).data });
+      else views.push({ type: v.type, dims: v.dims });
+    }
+    const ctx = { opset: this.plan.opset, keep: created };
+    const problem = kernel.check(step, views, ctx);
+    if (problem !== null) return problem;
+    for (let k = 0; k < ins.length; k++)
+      if (ins[k] && !cpu.includes(k)) views[k].buffer = this.toGpu(ins[k], created);
+    const outs = kernel.run(this.gpu, step, views, ctx);
+    outs.forEach((o, k) => {
+      if (!views.some((v) => v && v.buffer === o.buffer)) created.add(o.buffer);
+      if (step.outputs[k]) values.set(step.outputs[k], new Slot('float32', o.dims, null, o.buffer));
+    });
+    return null;
+  }
+
+  async runOnWasm(index, step, ins, values) {
+    const feeds = {};
+    const names = [...step.inputs, ...step.implicit];
+    const slots = [...ins, ...step.implicit.map((n) => values.get(n) || this.constant(n))];
+    for (let k = 0; k < names.length; k++) {
+      const [name, v] = [names[k], slots[k]];
+      if (!name || !v || this.constantNames.has(name)) continue;
+      if (v.empty) feeds[name] = null;
+      else feeds[name] = v.sequence ? { sequence: v.sequence, elemType: v.type } : await this.toCpu(v);
+    }
+    const outs = this.rt.runStep(this.id, index, feeds);
+    for (const [name, t] of Object.entries(outs)) {
+      // An empty optional (null) goes back to wasm as one; an optional's content comes
+      // back unwrapped, as run() returns it.
+      if (t === null) values.set(name, Object.assign(new Slot('undefined', []), { empty: true }));
+      else if (Array.isArray(t)) values.set(name, Object.assign(new Slot(t[0]?.type, []), { sequence: t }));
+      else values.set(name, new Slot(t.type, [...t.dims], t));
+    }
+  }
+
+  toGpu(v, created) {
+    if (!v.buffer) {
+      v.buffer = this.gpu.upload(v.tensor.data);
+      if (!v.constant) created.add(v.buffer);
+    }
+    return v.buffer;
+  }
+
+  async toCpu(v) {
+    if (v.empty) return null;
+    if (v.sequence) return v.sequence;
+    if (!v.tensor) {
+      const bytes = await this.gpu.download(v.buffer, numel(v.dims) * 4);
+      v.tensor = new Tensor('float32', new Float32Array(bytes.buffer, 0, numel(v.dims)), v.dims);
+    }
+    return v.tensor;
+  }
+
+  release() {
+    for (const s of this.constants.values()) if (s.buffer) s.buffer.destroy();
+    this.constants.clear();
+  }
+}

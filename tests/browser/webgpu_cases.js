@@ -1,0 +1,164 @@
+// The models of webgpu.test.js: one case per kernel family and attribute combination, each
+// compared with the wasm provider. `placement` is the expected [op:ep] of the plan's nodes
+// (graph passes may fuse nodes away); `tolerance` bounds |gpu - wasm| / max(1, |wasm|).
+
+const f = (name, dims) => ({ name, type: 'float32', dims });
+const out = (name) => ({ name, type: 'float32' });
+
+// Initializer values in [-1, 1), deterministic.
+function values(n, seed) {
+  const v = [];
+  let s = seed;
+  for (let i = 0; i < n; i++) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    v.push((s / 2147483648) * 2 - 1);
+  }
+  return v;
+}
+const weight = (name, dims, seed = 3) => ({ name, type: 'float32', dims, values: values(dims.reduce((a, b) => a * b, 1), seed) });
+const ints = (name, list) => ({ name, type: 'int64', dims: [list.length], values: list });
+
+// A model of one node with inputs x (and y when yDims is given) and initializers.
+function one(op, xDims, { yDims, attrs, inits = [], extra = [], opset } = {}) {
+  const inputs = [f('x', xDims), ...(yDims ? [f('y', yDims)] : [])];
+  return {
+    model: { inputs, outputs: [out('z')], initializers: inits, opset,
+      nodes: [{ op, inputs: [...inputs.map((i) => i.name), ...extra], outputs: ['z'], attrs }] },
+  };
+}
+
+const gpu = (...ops) => ops.map((o) => `${o}:webgpu`);
+
+export const cases = [
+  ...['Add', 'Sub', 'Mul'].map((op) => ({ name: `${op} broadcast`, spec: one(op, [2, 3, 4], { yDims: [3, 1] }), placement: gpu(op) })),
+  { name: 'Div broadcast both ways', spec: one('Div', [1, 3, 1], { yDims: [2, 1, 4] }), placement: gpu('Div') },
+  { name: 'Relu', spec: one('Relu', [3, 50]), placement: gpu('Relu') },
+  { name: 'Sigmoid', spec: one('Sigmoid', [3, 50]), placement: gpu('Sigmoid'), tolerance: 1e-6 },
+  { name: 'Tanh', spec: one('Tanh', [3, 50]), placement: gpu('Tanh'), tolerance: 1e-6 },
+  { name: 'HardSigmoid', spec: one('HardSigmoid', [3, 50], { attrs: { alpha: 0.3, beta: 0.4 } }), placement: gpu('HardSigmoid') },
+  { name: 'LeakyRelu', spec: one('LeakyRelu', [3, 50]), placement: gpu('LeakyRelu') },
+  { name: 'HardSwish', spec: one('HardSwish', [3, 50]), placement: gpu('HardSwish'), tolerance: 1e-6 },
+  { name: 'Clip min max', spec: one('Clip', [3, 50], { extra: ['lo', 'hi'], inits: [weight('lo', [], 0), { name: 'hi', type: 'float32', dims: [], values: [0.75] }] }), placement: gpu('Clip') },
+  { name: 'MatMul 2-D', spec: one('MatMul', [5, 7], { extra: ['w'], inits: [weight('w', [7, 3])] }), placement: gpu('MatMul') },
+  { name: 'MatMul batched', spec: one('MatMul', [2, 3, 4, 5], { yDims: [5, 6] }), placement: gpu('MatMul') },
+  { name: 'MatMul broadcast batch', spec: one('MatMul', [2, 1, 3, 4], { yDims: [3, 4, 2] }), placement: gpu('MatMul') },
+  { name: 'MatMul vector', spec: one('MatMul', [4], { yDims: [2, 4, 3] }), placement: gpu('MatMul') },
+  { name: 'Gemm transB alpha beta', spec: one('Gemm', [4, 6], { extra: ['w', 'c'], attrs: { transB: 1, alpha: 0.5, beta: 1.5 }, inits: [weight('w', [5, 6]), weight('c', [5], 9)] }), placement: gpu('Gemm') },
+  { name: 'Gemm transA', spec: one('Gemm', [6, 4], { yDims: [6, 5], attrs: { transA: 1 } }), placement: gpu('Gemm') },
+  { name: 'Conv stride pad bias', spec: one('Conv', [1, 4, 9, 9], { extra: ['w', 'b'], attrs: { strides: [2, 2], pads: [1, 1, 1, 1] }, inits: [weight('w', [6, 4, 3, 3]), weight('b', [6], 5)] }), placement: gpu('Conv') },
+  { name: 'Conv grouped dilated', spec: one('Conv', [2, 4, 10, 9], { extra: ['w'], attrs: { group: 2, dilations: [2, 1], pads: [2, 0, 1, 1] }, inits: [weight('w', [6, 2, 3, 2])] }), placement: gpu('Conv') },
+  { name: 'Conv depthwise SAME_UPPER', spec: one('Conv', [1, 4, 7, 8], { extra: ['w'], attrs: { group: 4, auto_pad: 'SAME_UPPER', strides: [2, 2] }, inits: [weight('w', [4, 1, 3, 3])] }), placement: gpu('Conv') },
+  { name: 'Conv 1-D', spec: one('Conv', [1, 3, 12], { extra: ['w'], attrs: { pads: [1, 2] }, inits: [weight('w', [2, 3, 4])] }), placement: gpu('Conv') },
+  { name: 'MaxPool pads strides', spec: one('MaxPool', [1, 3, 9, 9], { attrs: { kernel_shape: [3, 3], strides: [2, 2], pads: [1, 1, 1, 1] } }), placement: gpu('MaxPool') },
+  { name: 'MaxPool ceil dilations', spec: one('MaxPool', [1, 2, 10, 10], { attrs: { kernel_shape: [2, 2], strides: [3, 3], dilations: [2, 2], ceil_mode: 1 } }), placement: gpu('MaxPool') },
+  { name: 'AveragePool exclude pad', spec: one('AveragePool', [1, 3, 8, 8], { attrs: { kernel_shape: [3, 3], strides: [2, 2], pads: [1, 1, 1, 1] } }), placement: gpu('AveragePool') },
+  { name: 'AveragePool include pad', spec: one('AveragePool', [1, 3, 8, 8], { attrs: { kernel_shape: [3, 3], pads: [1, 1, 1, 1], count_include_pad: 1 } }), placement: gpu('AveragePool') },
+  { name: 'GlobalAveragePool', spec: one('GlobalAveragePool', [2, 5, 7, 6]), placement: gpu('GlobalAveragePool') },
+  { name: 'Softmax last axis', spec: one('Softmax', [3, 4, 10]), placement: gpu('Softmax'), tolerance: 1e-6 },
+  { name: 'Softmax axis 1 (opset 17)', spec: one('Softmax', [2, 5, 3], { attrs: { axis: 1 } }), placement: gpu('Softmax'), tolerance: 1e-6 },
+  { name: 'Softmax opset 11 coerced', spec: one('Softmax', [2, 5, 3], { attrs: { axis: 1 }, opset: 11 }), placement: gpu('Softmax'), tolerance: 1e-6 },
+  { name: 'Transpose', spec: one('Transpose', [2, 3, 4], { attrs: { perm: [2, 0, 1] } }), placement: gpu('Transpose') },
+  { name: 'Concat axis 1', spec: one('Concat', [2, 3, 4], { yDims: [2, 1, 4], attrs: { axis: 1 } }), placement: gpu('Concat') },
+  {
+    name: 'Reshape and Flatten keep the buffer',
+    spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], initializers: [ints('s', [0, -1, 2])],
+      nodes: [{ op: 'Reshape', inputs: ['x', 's'], outputs: ['r'] }, { op: 'Relu', inputs: ['r'], outputs: ['q'] }, { op: 'Flatten', inputs: ['q'], outputs: ['z'], attrs: { axis: 2 } }] } },
+    placement: gpu('Reshape', 'Relu', 'Flatten'),
+  },
+  {
+    name: 'GPU and wasm nodes mixed, runs at once',
+    spec: { concurrent: true, model: { inputs: [f('x', [1, 2, 6, 6])], outputs: [out('z')], initializers: [weight('w', [3, 2, 3, 3]), ints('s', [1, -1])],
+      nodes: [
+        { op: 'Conv', inputs: ['x', 'w'], outputs: ['c'], attrs: { pads: [1, 1, 1, 1] } },
+        { op: 'Erf', inputs: ['c'], outputs: ['t'] },
+        { op: 'MaxPool', inputs: ['t'], outputs: ['p'], attrs: { kernel_shape: [2, 2], strides: [2, 2] } },
+        { op: 'Reshape', inputs: ['p', 's'], outputs: ['r'] },
+        { op: 'Softmax', inputs: ['r'], outputs: ['z'] },
+      ] } },
+    placement: ['Conv:webgpu', 'Erf:wasm', 'MaxPool:webgpu', 'Reshape:webgpu', 'Softmax:webgpu'],
+    tolerance: 1e-5,
+  },
+  {
+    name: 'Conv with fused residual Add and Relu',
+    spec: { model: { inputs: [f('x', [1, 3, 6, 6])], outputs: [out('z')], initializers: [weight('w', [3, 3, 3, 3]), weight('b', [3], 4)],
+      nodes: [
+        { op: 'Conv', inputs: ['x', 'w', 'b'], outputs: ['c'], attrs: { pads: [1, 1, 1, 1] } },
+        { op: 'Add', inputs: ['c', 'x'], outputs: ['a'] },
+        { op: 'Relu', inputs: ['a'], outputs: ['z'] },
+      ] } },
+    placement: gpu('Conv'),
+  },
+  {
+    name: 'fused elementwise group',
+    spec: { model: { inputs: [f('x', [2, 3, 4]), f('y', [3, 1])], outputs: [out('z')], initializers: [weight('b', [4], 6)],
+      nodes: [
+        { op: 'Mul', inputs: ['x', 'y'], outputs: ['m'] },
+        { op: 'Add', inputs: ['m', 'b'], outputs: ['a'] },
+        { op: 'Sigmoid', inputs: ['a'], outputs: ['z'] },
+      ] } },
+    placement: ['FusedElementwise:webgpu'],
+    tolerance: 1e-6,
+  },
+  {
+    name: 'Conv with a folded HardSwish chain',
+    spec: { model: { inputs: [f('x', [1, 3, 5, 5])], outputs: [out('z')],
+      initializers: [weight('w', [4, 3, 3, 3]), ...[['zero', 0], ['three', 3], ['six', 6]].map(([name, v]) => ({ name, type: 'float32', dims: [], values: [v] }))],
+      nodes: [
+        { op: 'Conv', inputs: ['x', 'w'], outputs: ['c'], attrs: { pads: [1, 1, 1, 1] } },
+        { op: 'Add', inputs: ['c', 'three'], outputs: ['a'] },
+        { op: 'Clip', inputs: ['a', 'zero', 'six'], outputs: ['b'] },
+        { op: 'Mul', inputs: ['c', 'b'], outputs: ['m'] },
+        { op: 'Div', inputs: ['m', 'six'], outputs: ['z'] },
+      ] } },
+    placement: gpu('Conv'),
+    tolerance: 1e-6,
+  },
+  {
+    name: 'fused group of 8 inputs (packed into one binding)',
+    spec: { model: { inputs: [0, 1, 2, 3, 4, 5, 6, 7].map((k) => f(`x${k}`, k % 2 ? [3] : [2, 3])), outputs: [out('z')],
+      nodes: [1, 2, 3, 4, 5, 6, 7].map((k) => ({ op: k % 3 ? 'Add' : 'Mul', inputs: [k === 1 ? 'x0' : `s${k - 1}`, `x${k}`], outputs: [k === 7 ? 'z' : `s${k}`] })) } },
+    placement: ['FusedElementwise:webgpu'],
+  },
+  {
+    name: 'Conv with a folded group of 6 operands',
+    spec: { model: { inputs: [f('x', [1, 3, 5, 5])], outputs: [out('z')],
+      initializers: [weight('w', [4, 3, 3, 3]), weight('b', [4], 2), ...[1, 2, 3, 4, 5, 6].map((k) => weight(`p${k}`, [4, 1, 1], 10 + k))],
+      nodes: [
+        { op: 'Conv', inputs: ['x', 'w', 'b'], outputs: ['c'], attrs: { pads: [1, 1, 1, 1] } },
+        ...[1, 2, 3, 4, 5, 6].map((k) => ({ op: k % 2 ? 'Mul' : 'Add', inputs: [k === 1 ? 'c' : `a${k - 1}`, `p${k}`], outputs: [k === 6 ? 'z' : `a${k}`] })),
+      ] } },
+    placement: gpu('Conv'),
+  },
+  {
+    name: 'sequence values between wasm steps',
+    spec: { model: { inputs: [f('x', [2, 3])], outputs: [out('z')], initializers: [{ name: 'one', type: 'int64', dims: [], values: [1] }],
+      nodes: [
+        { op: 'Sigmoid', inputs: ['x'], outputs: ['s'] },
+        { op: 'SequenceConstruct', inputs: ['x', 's'], outputs: ['q'] },
+        { op: 'SequenceAt', inputs: ['q', 'one'], outputs: ['a'] },
+        { op: 'Relu', inputs: ['a'], outputs: ['z'] },
+      ] } },
+    placement: ['Sigmoid:webgpu', 'SequenceConstruct:wasm', 'SequenceAt:wasm', 'Relu:webgpu'],
+    tolerance: 1e-6,
+  },
+  {
+    name: 'optional values between wasm steps',
+    spec: { model: { inputs: [f('x', [2, 3])], outputs: [out('z')], opset: 18,
+      nodes: [
+        { op: 'Optional', inputs: ['x'], outputs: ['o'] },
+        { op: 'OptionalGetElement', inputs: ['o'], outputs: ['a'] },
+        { op: 'Relu', inputs: ['a'], outputs: ['z'] },
+      ] } },
+    placement: ['Optional:wasm', 'OptionalGetElement:wasm', 'Relu:webgpu'],
+  },
+  {
+    name: 'MaxPool of -inf windows',
+    spec: { model: { inputs: [f('x', [1, 2, 4, 4])], outputs: [out('z')], initializers: [{ name: 'ninf', type: 'float32', dims: [1], values: [-Infinity] }],
+      nodes: [
+        { op: 'Relu', inputs: ['x'], outputs: ['r'] },
+        { op: 'Add', inputs: ['r', 'ninf'], outputs: ['n'] },
+        { op: 'MaxPool', inputs: ['n'], outputs: ['z'], attrs: { kernel_shape: [2, 2], strides: [2, 2] } },
+      ] } },
+    placement: ['FusedElementwise:webgpu', 'MaxPool:webgpu'],
+  },
+];
