@@ -17,6 +17,8 @@ void i8_gemm_6x8_rows_s8__scalar(const I8TileArgs&);
 #ifdef TWINRT_X86
 void i8_gemm_6x8_rows_u8__avx2(const I8TileArgs&);
 void i8_gemm_6x8_rows_s8__avx2(const I8TileArgs&);
+void i8_gemm_6x8_rows_u8_7bit__avx2(const I8TileArgs&);
+void i8_gemm_6x8_rows_s8_7bit__avx2(const I8TileArgs&);
 void i8_gemm_6x32_rows_u8__avx512vnni(const I8TileArgs&);
 void i8_gemm_6x32_rows_s8__avx512vnni(const I8TileArgs&);
 void requantize_u8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, uint8_t*);
@@ -26,16 +28,16 @@ void requantize_s8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
 #if defined(__wasm_simd128__)
   static const I8GemmKernel scalar{"i8_gemm_6x8__wasmsimd", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, requantize_u8, requantize_s8};
+                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, requantize_u8, requantize_s8};
 #else
   static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, requantize_u8, requantize_s8};
+                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, requantize_u8, requantize_s8};
 #endif
 #ifdef TWINRT_X86
   static const I8GemmKernel avx2{"i8_gemm_6x8__avx2", 6, 8, i8_gemm_6x8_rows_u8__avx2, i8_gemm_6x8_rows_s8__avx2,
-                                 requantize_u8__avx2, requantize_s8__avx2};
+                                 i8_gemm_6x8_rows_u8_7bit__avx2, i8_gemm_6x8_rows_s8_7bit__avx2, requantize_u8__avx2, requantize_s8__avx2};
   static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
-                                 i8_gemm_6x32_rows_s8__avx512vnni, requantize_u8__avx2, requantize_s8__avx2};
+                                 i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, requantize_u8__avx2, requantize_s8__avx2};
   if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
   if (isa == Isa::kAvx512 || isa == Isa::kAvx2) return avx2;
 #else
@@ -68,6 +70,13 @@ void add_group_sums(const uint8_t* __restrict d, int64_t n, int32_t* __restrict 
   }
 }
 
+// Whether every byte, read as int8, lies in [-64, 64].
+bool all_7bit(const std::vector<uint8_t>& bytes) {
+  bool ok = true;
+  for (uint8_t b : bytes) ok &= static_cast<uint8_t>(b + 64) <= 128;  // a loop that vectorizes
+  return ok;
+}
+
 }  // namespace
 
 void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_t k_stride, int64_t first,
@@ -77,6 +86,7 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
   out.k = k;
   out.k_groups = (k + 3) / 4;
   out.is_unsigned = to_unsigned;
+  out.signed_7bit = false;
   const int64_t panels = (count + width - 1) / width, panel_bytes = out.k_groups * width * 4;
   out.bytes.resize(static_cast<size_t>(panels * panel_bytes));
   out.sums.assign(static_cast<size_t>(count), 0);
@@ -111,12 +121,16 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
       else add_group_sums<int8_t>(dst + g * width * 4, valid, sums);
     }
   }
+  if (!to_unsigned) out.signed_7bit = all_7bit(out.bytes);
 }
 
 void i8_gemm_packed(const I8GemmKernel& kernel, const I8Operand& r, const I8Operand& s, int32_t* c, int64_t ldc) {
   const I8Panels& rp = *r.panels;
   const I8Panels& sp = *s.panels;
-  const I8TileFn tile = rp.is_unsigned ? kernel.rows_u8 : kernel.rows_s8;
+  // The signed operand decides whether the exact 7-bit tile applies.
+  const bool fast = rp.is_unsigned ? sp.signed_7bit && kernel.rows_u8_7bit : rp.signed_7bit && kernel.rows_s8_7bit;
+  const I8TileFn tile = rp.is_unsigned ? (fast ? kernel.rows_u8_7bit : kernel.rows_u8)
+                                       : (fast ? kernel.rows_s8_7bit : kernel.rows_s8);
   const uint32_t k = static_cast<uint32_t>(rp.k);
   // The zero-point terms, in uint32 so that they wrap like the reference's int32 sums. With
   // one zero point per panel side they split into a per-row and a per-column term, which

@@ -9,8 +9,9 @@
 // The tiles return the raw sums of products of the packed values; the zero points and
 // the domain shifts are folded in afterwards with the row and column sums:
 //   sum (r - zr)(s - zs) = sum r*s - zs * sum r - zr * sum s + k * zr * zs
-// which holds modulo 2^32, so every tier gives the reference's bits. No tier uses
-// vpmaddubsw: its int16 pair sums saturate (255 * 127 * 2 > 32767).
+// which holds modulo 2^32, so every tier gives the reference's bits. vpmaddubsw's int16
+// pair sums saturate for full-range int8 (255 * 127 * 2 > 32767), so AVX2 uses it only in
+// the tiles for 7-bit signed panels (values in [-64, 64], where the sums are exact).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,7 @@ struct I8Panels {
   int width = 0;
   int64_t outer = 0, k = 0, k_groups = 0;
   bool is_unsigned = false;     // the domain the bytes are in
+  bool signed_7bit = false;     // signed, and every value in [-64, 64] (the *_7bit tiles' condition)
   std::vector<uint8_t> bytes;   // panel_count(outer, width) * k_groups * width * 4
   std::vector<int32_t> sums;    // per row/column: the sum of its packed values, `outer` entries
   const uint8_t* panel(int64_t i) const { return bytes.data() + i * k_groups * width * 4; }
@@ -56,6 +58,8 @@ struct I8GemmKernel {
   int mr, nr;
   I8TileFn rows_u8;      // row panels unsigned, column panels signed
   I8TileFn rows_s8;      // row panels signed, column panels unsigned
+  I8TileFn rows_u8_7bit;  // the same when the signed panels are 7-bit; null where no faster tile exists
+  I8TileFn rows_s8_7bit;
   I8RequantizeU8Fn requantize_u8;  // requantize_u8/_s8 below, compiled for this tier
   I8RequantizeS8Fn requantize_s8;
 };
