@@ -179,6 +179,31 @@ void i8_gemm_packed(const I8GemmKernel& kernel, const I8Operand& r, const I8Oper
       if (z[(first + i) * stride] != z[first * stride]) return false;
     return true;
   };
+  const int64_t r0 = r.first_panel * kernel.mr, r_count = std::min(r.panel_count * kernel.mr, rp.outer - r0);
+  const int64_t s0 = s.first_panel * kernel.nr, s_count = std::min(s.panel_count * kernel.nr, sp.outer - s0);
+  if (r.zero_stride == 0 || uniform(r.zero, r.zero_stride, r0, static_cast<int>(r_count))) {
+    if (s.zero_stride == 0 || uniform(s.zero, s.zero_stride, s0, static_cast<int>(s_count))) {
+      // One zero point per side over the whole call (the usual case): every tile's row and
+      // column terms computed once, not per tile.
+      const uint32_t zr = static_cast<uint32_t>(r.zero[r0 * r.zero_stride]), zs = static_cast<uint32_t>(s.zero[s0 * s.zero_stride]);
+      thread_local std::vector<int32_t> row_adds, col_adds;
+      row_adds.assign(static_cast<size_t>(r.panel_count * kernel.mr), 0);
+      col_adds.assign(static_cast<size_t>(s.panel_count * kernel.nr), 0);
+      for (int64_t i = 0; i < r_count; ++i)
+        row_adds[static_cast<size_t>(i)] = static_cast<int32_t>(k * zr * zs - zs * static_cast<uint32_t>(rp.sums[static_cast<size_t>(r0 + i)]));
+      for (int64_t j = 0; j < s_count; ++j)
+        col_adds[static_cast<size_t>(j)] = static_cast<int32_t>(0u - zr * static_cast<uint32_t>(sp.sums[static_cast<size_t>(s0 + j)]));
+      for (int64_t pi = 0; pi < r.panel_count; ++pi) {
+        const int rows = static_cast<int>(std::min<int64_t>(kernel.mr, r_count - pi * kernel.mr));
+        for (int64_t pj = 0; pj < s.panel_count; ++pj) {
+          const int cols = static_cast<int>(std::min<int64_t>(kernel.nr, s_count - pj * kernel.nr));
+          tile({rp.k_groups, rp.panel(r.first_panel + pi), sp.panel(s.first_panel + pj), c + pi * kernel.mr * ldc + pj * kernel.nr,
+                ldc, rows, cols, row_adds.data() + pi * kernel.mr, col_adds.data() + pj * kernel.nr});
+        }
+      }
+      return;
+    }
+  }
   for (int64_t pi = r.first_panel; pi < r.first_panel + r.panel_count; ++pi) {
     const int64_t i0 = pi * kernel.mr;
     const int rows = static_cast<int>(std::min<int64_t>(kernel.mr, rp.outer - i0));
