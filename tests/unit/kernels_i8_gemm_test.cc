@@ -235,13 +235,16 @@ TEST(Quantize, MatchesQuantizeOfTheQuotient) {
   for (int i = 0; i < 3000; ++i) x.push_back(dist(rng));
   for (float scale : {1.0f, 0.5f, 0.0371f, 3.0f, 1e-20f})
     for (int32_t zp : {0, 7, 128, 255, -128, 127, -3}) {
-      std::vector<uint8_t> u8(x.size());
-      std::vector<int8_t> s8(x.size());
-      quantize_u8(x.data(), static_cast<int64_t>(x.size()), scale, zp, u8.data());
-      quantize_s8(x.data(), static_cast<int64_t>(x.size()), scale, zp, s8.data());
-      for (size_t i = 0; i < x.size(); ++i) {
-        ASSERT_EQ(u8[i], quant::quantize<uint8_t>(x[i] / scale, zp)) << x[i] << " / " << scale << " + " << zp;
-        ASSERT_EQ(s8[i], quant::quantize<int8_t>(x[i] / scale, zp)) << x[i] << " / " << scale << " + " << zp;
+      for (Isa isa : tiers()) {  // each tier's copy of the loops too
+        const I8GemmKernel& tier = i8_gemm_kernel(isa);
+        std::vector<uint8_t> u8(x.size());
+        std::vector<int8_t> s8(x.size());
+        tier.quantize_u8(x.data(), static_cast<int64_t>(x.size()), scale, zp, u8.data());
+        tier.quantize_s8(x.data(), static_cast<int64_t>(x.size()), scale, zp, s8.data());
+        for (size_t i = 0; i < x.size(); ++i) {
+          ASSERT_EQ(u8[i], quant::quantize<uint8_t>(x[i] / scale, zp)) << tier.name << " " << x[i] << " / " << scale;
+          ASSERT_EQ(s8[i], quant::quantize<int8_t>(x[i] / scale, zp)) << tier.name << " " << x[i] << " / " << scale;
+        }
       }
     }
 }

@@ -52,6 +52,8 @@ using I8RequantizeU8Fn = void (*)(const int32_t* acc, int64_t n, int32_t bias, c
                                   int64_t multiplier_stride, int32_t zero_point, uint8_t* out);
 using I8RequantizeS8Fn = void (*)(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier,
                                   int64_t multiplier_stride, int32_t zero_point, int8_t* out);
+using I8QuantizeU8Fn = void (*)(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* out);
+using I8QuantizeS8Fn = void (*)(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* out);
 
 struct I8GemmKernel {
   const char* name;      // i8_gemm_<mr>x<nr>__<isa>
@@ -62,6 +64,8 @@ struct I8GemmKernel {
   I8TileFn rows_s8_7bit;
   I8RequantizeU8Fn requantize_u8;  // requantize_u8/_s8 below, compiled for this tier
   I8RequantizeS8Fn requantize_s8;
+  I8QuantizeU8Fn quantize_u8;      // quantize_u8/_s8 below, compiled for this tier
+  I8QuantizeS8Fn quantize_s8;
 };
 
 // The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it

@@ -2,7 +2,8 @@
 //   QuantizeLinear([Relu](DequantizeLinear(a) + DequantizeLinear(b)))
 // with per-tensor parameters, as one node (made by passes/fuse_qdq_add.cc). It runs the same
 // float operations per element as the separate nodes: (float(a - a_zero) * a_scale) +
-// (float(b - b_zero) * b_scale), Relu as x < 0 ? 0 : x, then kernels::quantize_u8/s8; only
+// (float(b - b_zero) * b_scale), Relu as x < 0 ? 0 : x, then quantize_u8/s8 (the ISA tier's
+// copy, same bytes); only
 // block by block in L1 instead of through three float tensors, so the bits are the same.
 // Inputs: a, a_scale, a_zero, b, b_scale, b_zero, y_scale, y_zero; attribute relu (0 or 1).
 #include <algorithm>
@@ -37,7 +38,7 @@ bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8;
 
 class QdqAddKernel final : public OpKernel {
  public:
-  explicit QdqAddKernel(bool relu) : relu_(relu) {}
+  QdqAddKernel(bool relu, Isa isa) : relu_(relu), tier_(kernels::i8_gemm_kernel(isa)) {}
 
   Status infer(InferContext& ctx) const override {
     if (ctx.shape(0) && ctx.shape(3)) ctx.set_output(0, ctx.dtype(7), broadcast_symbolic({ctx.shape(0), ctx.shape(3)}));
@@ -82,8 +83,8 @@ class QdqAddKernel final : public OpKernel {
           for (int64_t i = 0; i < n; ++i) fa[i] = fa[i] + fb[i];
           if (relu_)
             for (int64_t i = 0; i < n; ++i) fa[i] = fa[i] < 0.0f ? 0.0f : fa[i];  // Relu: -0 and NaN kept
-          if (y_unsigned) kernels::quantize_u8(fa, n, py.scale, py.zero, y->data<uint8_t>() + out_off + at);
-          else kernels::quantize_s8(fa, n, py.scale, py.zero, y->data<int8_t>() + out_off + at);
+          if (y_unsigned) tier_.quantize_u8(fa, n, py.scale, py.zero, y->data<uint8_t>() + out_off + at);
+          else tier_.quantize_s8(fa, n, py.scale, py.zero, y->data<int8_t>() + out_off + at);
         }
       });
     });
@@ -104,13 +105,14 @@ class QdqAddKernel final : public OpKernel {
   }
 
   bool relu_;
+  const kernels::I8GemmKernel& tier_;  // its quantization loops (the same bytes on every tier)
 };
 
 Result<std::unique_ptr<OpKernel>> create_qdq_add(const KernelInit& init) {
   if (init.num_inputs() != 8 || init.node.outputs.size() != 1)
     return init.error("is not a QdqAdd made by twinrt's graph passes (8 inputs, 1 output)");
   ASSIGN_OR_RETURN(int64_t relu, init.attr_int("relu", 0));
-  return make_kernel<QdqAddKernel>(relu != 0);
+  return make_kernel<QdqAddKernel>(relu != 0, init.isa);
 }
 
 }  // namespace
