@@ -16,7 +16,8 @@ namespace {
 
 struct QuantizeFlags {
   std::string model, output;
-  bool dynamic = false, is_static = false, fp16 = false, keep_io_types = false, per_channel = false;
+  bool dynamic = false, is_static = false, fp16 = false, keep_io_types = false, per_channel = false,
+       reduce_range = false;
   std::string calibrate;  // a folder of cases, or an input file
   std::string method = "minmax";
   double percentile = 99.999;
@@ -37,6 +38,7 @@ bool is_directory(const std::string& path) {
 Result<quantize::QuantizeOptions> options_of(const QuantizeFlags& f) {
   quantize::QuantizeOptions o;
   o.per_channel = f.per_channel;
+  o.reduce_range = f.reduce_range;
   o.keep_io_types = f.keep_io_types;
   o.exclude_nodes.insert(f.exclude.begin(), f.exclude.end());
   o.exclude_ops.insert(f.exclude_ops.begin(), f.exclude_ops.end());
@@ -65,8 +67,8 @@ Result<std::vector<quantize::Feeds>> calibration_cases(const QuantizeFlags& f) {
 }
 
 void print_summary(const QuantizeFlags& f, const quantize::QuantizeSummary& s) {
-  std::printf("%s (%s%s):", f.fp16 ? "converted" : "quantized", f.fp16 ? "float16" : f.dynamic ? "dynamic" : "static QDQ",
-              f.per_channel ? ", per-channel" : "");
+  std::printf("%s (%s%s%s):", f.fp16 ? "converted" : "quantized", f.fp16 ? "float16" : f.dynamic ? "dynamic" : "static QDQ",
+              f.per_channel ? ", per-channel" : "", f.reduce_range ? ", 7-bit weights" : "");
   for (const auto& [op, count] : s.quantized) std::printf(" %s %d", op.c_str(), count);
   std::printf("\n%s weight elements: %lld\n", f.fp16 ? "float16" : "int8", static_cast<long long>(s.weights_quantized));
   for (const std::string& why : s.skipped) std::printf("kept in float: %s\n", why.c_str());
@@ -115,6 +117,8 @@ Command add_quantize_command(CLI::App& root) {
   cmd->add_flag("--fp16", f->fp16, "float16 weights and computation");
   cmd->add_flag("--keep-io-types", f->keep_io_types, "with --fp16: graph inputs and outputs stay float32");
   cmd->add_flag("--per-channel", f->per_channel, "one weight scale per output channel (default: per tensor)");
+  cmd->add_flag("--reduce-range", f->reduce_range,
+                "7-bit Conv/MatMul/Gemm weights in [-64, 64]: faster AVX2 tiles, slightly coarser weights");
   cmd->add_option("--calibrate", f->calibrate, "calibration inputs: a folder of case folders, or an input file (.npz)");
   cmd->add_option("--method", f->method, "calibration method: minmax or percentile")->capture_default_str();
   cmd->add_option("--percentile", f->percentile, "percentile kept by --method percentile")->capture_default_str();

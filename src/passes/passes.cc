@@ -4,6 +4,7 @@ namespace twinrt::passes {
 
 int fold_batch_norm(ir::Model& model);
 int fuse_qdq(ir::Model& model);
+int fuse_qdq_add(ir::Model& model);
 int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
 int fuse_elementwise(ir::Model& model);
@@ -17,6 +18,8 @@ const std::vector<GraphPass>& all_passes() {
       {"fold_batch_norm", NumericsEffect::kValueChanging, fold_batch_norm},
       // Before the float fusions, so that the Relu of a QDQ group is absorbed before it fuses into a float Conv.
       {"fuse_qdq", NumericsEffect::kValueChanging, fuse_qdq},
+      // Before the float fusions, which would otherwise take the Add and Relu of a QDQ residual.
+      {"fuse_qdq_add", NumericsEffect::kBitPreserving, fuse_qdq_add},
       {"fuse_residual_add", NumericsEffect::kBitPreserving, fuse_residual_add},
       {"fuse_clamp_activation", NumericsEffect::kBitPreserving, fuse_clamp_activation},
       {"fuse_elementwise", NumericsEffect::kBitPreserving, fuse_elementwise},

@@ -90,7 +90,7 @@ class DynamicRewriter {
     const ir::Node& n = edit_.graph().nodes[i];
     const Tensor* b = n.inputs.size() == 2 ? constant(edit_.graph(), n.inputs[1]) : nullptr;
     if (!b || b->dtype() != DataType::kFloat || b->rank() != 2) return skip(n, "B is not a constant 2-D float32 tensor");
-    ASSIGN_OR_RETURN(QuantizedWeights w, quantize_weights(*b, options_.per_channel, 1));
+    ASSIGN_OR_RETURN(QuantizedWeights w, quantize_weights(*b, options_.per_channel, 1, options_.weight_limit()));
     TRY(integer_op(i, "MatMulInteger", w, nullptr, {b->dim(1)}));
     return true;
   }
@@ -103,7 +103,7 @@ class DynamicRewriter {
     if (n.inputs.size() == 3 && !n.inputs[2].empty() && !bias) return skip(n, "B is not a constant");
     std::vector<int64_t> channel_shape(static_cast<size_t>(w->rank() - 1), 1);  // [M, 1, 1] broadcasts over [N, M, H, W]
     channel_shape[0] = w->dim(0);
-    ASSIGN_OR_RETURN(QuantizedWeights q, quantize_weights(*w, options_.per_channel, 0));
+    ASSIGN_OR_RETURN(QuantizedWeights q, quantize_weights(*w, options_.per_channel, 0, options_.weight_limit()));
     TRY(integer_op(i, "ConvInteger", q, bias, channel_shape));
     return true;
   }

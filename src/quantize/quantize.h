@@ -23,7 +23,9 @@ namespace twinrt::quantize {
 enum class Calibration { kMinMax, kPercentile };
 
 struct QuantizeOptions {
+  int weight_limit() const { return reduce_range ? 64 : 127; }
   bool per_channel = false;             // weights: one scale per output channel
+  bool reduce_range = false;            // Conv/MatMul/Gemm weights in [-64, 64] (7-bit): exact vpmaddubsw tiles
   std::set<std::string> exclude_nodes;  // node names kept in float
   std::set<std::string> exclude_ops;    // op types kept in float
   Calibration calibration = Calibration::kMinMax;

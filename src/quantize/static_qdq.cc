@@ -137,7 +137,7 @@ class StaticRewriter {
   Status quantize_weights_of(GraphEditor& edit, const Target& t) {
     ir::Node& n = edit.graph().nodes[t.node];
     const Tensor& w = *constant(edit.graph(), n.inputs[1]);
-    ASSIGN_OR_RETURN(QuantizedWeights q, quantize_weights(w, options_.per_channel, t.weight_axis));
+    ASSIGN_OR_RETURN(QuantizedWeights q, quantize_weights(w, options_.per_channel, t.weight_axis, options_.weight_limit()));
     std::vector<ir::Attribute> axis;
     if (options_.per_channel) axis.push_back(int_attribute("axis", t.weight_axis));
     const std::string base = n.inputs[1];

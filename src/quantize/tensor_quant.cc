@@ -20,10 +20,11 @@ Result<Tensor> tensor_of(std::vector<int64_t> shape, const std::vector<T>& v) {
 
 }  // namespace
 
-Result<QuantizedWeights> quantize_weights(const Tensor& w, bool per_channel, int64_t axis) {
+Result<QuantizedWeights> quantize_weights(const Tensor& w, bool per_channel, int64_t axis, int limit) {
   ASSIGN_OR_RETURN(std::vector<float> values, float_values(w, "weights"));
   const int64_t rank = w.rank();
   if (per_channel && (axis < 0 || axis >= rank)) return invalid_argument("per-channel axis out of range");
+  if (limit < 1 || limit > 127) return invalid_argument("weight limit must be in [1, 127]");
   const int64_t channels = per_channel ? w.dim(axis) : 1;
   int64_t inner = 1;
   if (per_channel)
@@ -36,11 +37,11 @@ Result<QuantizedWeights> quantize_weights(const Tensor& w, bool per_channel, int
     m = std::max(m, std::fabs(values[i]));
   }
   std::vector<float> scale(max_abs.size());
-  for (size_t c = 0; c < scale.size(); ++c) scale[c] = max_abs[c] > 0.0f ? max_abs[c] / 127.0f : 1.0f;
+  for (size_t c = 0; c < scale.size(); ++c) scale[c] = max_abs[c] > 0.0f ? max_abs[c] / static_cast<float>(limit) : 1.0f;
   std::vector<int8_t> q(values.size());
   for (size_t i = 0; i < values.size(); ++i) {
     const double r = math::round_half_even(static_cast<double>(values[i] / scale[static_cast<size_t>(channel_of(i))]));
-    q[i] = static_cast<int8_t>(std::clamp(r, -127.0, 127.0));
+    q[i] = static_cast<int8_t>(std::clamp(r, -static_cast<double>(limit), static_cast<double>(limit)));
   }
   const std::vector<int64_t> param_shape = per_channel ? std::vector<int64_t>{channels} : std::vector<int64_t>{};
   QuantizedWeights out;

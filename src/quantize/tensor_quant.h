@@ -16,9 +16,9 @@ struct QuantizedWeights {
   Tensor zero;    // int8 zeros, the scale's shape
 };
 
-// Symmetric int8 in [-127, 127]: scale = max|w| / 127 per tensor, or per slice along
-// `axis` when per_channel.
-Result<QuantizedWeights> quantize_weights(const Tensor& w, bool per_channel, int64_t axis);
+// Symmetric int8 in [-limit, limit]: scale = max|w| / limit per tensor, or per slice along
+// `axis` when per_channel. limit is 127, or 64 for 7-bit weights (--reduce-range).
+Result<QuantizedWeights> quantize_weights(const Tensor& w, bool per_channel, int64_t axis, int limit = 127);
 
 // Asymmetric uint8 for an activation observed in [lo, hi] (the range is widened to hold 0
 // so that zero is exact): scale = (hi - lo) / 255, zero_point = round(-lo / scale).

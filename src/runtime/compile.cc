@@ -247,8 +247,10 @@ Status Compiler::compile_node(const ir::Node& node, Scope& scope, const ir::Grap
   }
 
   int64_t opset = model_.opset(node.domain);
-  // Nodes the graph passes create: version 1 of twinrt's own domain.
-  if (opset == 0 && node.domain == ir::kInternalDomain && !node.elementwise_steps.empty()) opset = 1;
+  // Nodes the graph passes create (they carry steps or the names of the nodes they
+  // replace, which a model file cannot set): version 1 of twinrt's own domain.
+  if (opset == 0 && node.domain == ir::kInternalDomain && (!node.elementwise_steps.empty() || !node.fused_from.empty()))
+    opset = 1;
   if (opset == 0 && !node.domain.empty() && node.domain != "ai.onnx")
     return invalid_model(node.describe() + ": domain '" + node.domain + "' is not imported by the model");
   if (opset == 0) opset = model_.opset("");

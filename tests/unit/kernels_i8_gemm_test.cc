@@ -124,6 +124,76 @@ TEST(I8GemmTiles, WrapLikeTheReference) {
           << i8_gemm_kernel(isa).name;
 }
 
+// Bytes whose value in the signed packed domain lies in [-64, 64], the condition of the
+// *_7bit tiles: int8 in [-64, 64], or uint8 in [64, 192] (packing subtracts 128). The ends
+// of the range come first, so every size has them.
+std::vector<uint8_t> random_7bit(size_t n, bool is_unsigned, std::mt19937& rng) {
+  std::uniform_int_distribution<int> dist(-64, 64);
+  std::vector<uint8_t> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int x = i == 0 ? -64 : i == 1 ? 64 : dist(rng);
+    v[i] = static_cast<uint8_t>(is_unsigned ? x + 128 : x);
+  }
+  return v;
+}
+
+// The 7-bit tiles (vpmaddubsw on AVX2) against the reference; the unsigned operand takes
+// its extremes too (255 * 64 * 2 is the largest int16 pair sum).
+TEST(I8GemmTiles, SevenBitSignedPanelsMatchReferenceOnEveryTier) {
+  std::mt19937 rng(11);
+  for (Isa isa : tiers()) {
+    const I8GemmKernel& kernel = i8_gemm_kernel(isa);
+    for (int64_t m : {1, 5, 6, 7, 13})
+      for (int64_t n : {1, 7, 8, 9, 33})
+        for (int64_t k : {1, 3, 4, 5, 17, 67})
+          for (bool rows_unsigned : {true, false})
+            for (bool signed_src_unsigned : {false, true})
+              for (int per_vector = 0; per_vector < 2; ++per_vector) {
+                // The operand packed signed is B when the rows are unsigned, else A.
+                const TypePair t = rows_unsigned ? TypePair{true, signed_src_unsigned} : TypePair{signed_src_unsigned, true};
+                auto a = rows_unsigned ? random_bytes(static_cast<size_t>(m * k), rng)
+                                       : random_7bit(static_cast<size_t>(m * k), signed_src_unsigned, rng);
+                auto b = rows_unsigned ? random_7bit(static_cast<size_t>(k * n), signed_src_unsigned, rng)
+                                       : random_bytes(static_cast<size_t>(k * n), rng);
+                (rows_unsigned ? a : b)[0] = 255;
+                const auto za = random_zeros(per_vector ? static_cast<size_t>(m) : 1, t.a_unsigned, rng);
+                const auto zb = random_zeros(per_vector ? static_cast<size_t>(n) : 1, t.b_unsigned, rng);
+                const auto want = run_reference(t, m, n, k, a, b, za, per_vector, zb, per_vector);
+                ASSERT_EQ(run_packed(kernel, t, rows_unsigned, m, n, k, a, b, za, per_vector, zb, per_vector), want)
+                    << kernel.name << " m=" << m << " n=" << n << " k=" << k << " rows_unsigned=" << rows_unsigned
+                    << " signed_src_unsigned=" << signed_src_unsigned << " per_vector=" << per_vector;
+              }
+  }
+}
+
+TEST(I8GemmTiles, PackingFlagsSevenBitSignedPanels) {
+  std::mt19937 rng(5);
+  I8Panels p;
+  const auto w = random_7bit(6 * 20, false, rng);
+  i8_pack(w.data(), false, 20, 1, 0, 6, 20, 6, false, p);
+  EXPECT_TRUE(p.signed_7bit);
+  for (int outside : {65, -65}) {
+    auto v = w;
+    v[37] = static_cast<uint8_t>(outside);
+    i8_pack(v.data(), false, 20, 1, 0, 6, 20, 6, false, p);
+    EXPECT_FALSE(p.signed_7bit) << outside;
+  }
+  i8_pack(w.data(), false, 20, 1, 0, 6, 20, 6, true, p);  // the unsigned domain is never flagged
+  EXPECT_FALSE(p.signed_7bit);
+}
+
+// The same wrap test with the 7-bit tiles' extreme products.
+TEST(I8GemmTiles, SevenBitTilesWrapLikeTheReference) {
+  const int64_t m = 7, n = 33, k = 140000;
+  const std::vector<uint8_t> a(static_cast<size_t>(m * k), 255), b(static_cast<size_t>(k * n), 0xc0);  // int8 -64
+  const std::vector<int32_t> za = {0}, zb = {0};
+  const TypePair t{true, false};
+  const auto want = run_reference(t, m, n, k, a, b, za, 0, zb, 0);
+  ASSERT_NE(int64_t{want[0]}, int64_t{255} * -64 * k);
+  for (Isa isa : tiers())
+    EXPECT_EQ(run_packed(i8_gemm_kernel(isa), t, true, m, n, k, a, b, za, 0, zb, 0), want) << i8_gemm_kernel(isa).name;
+}
+
 TEST(I8GemmTiles, AvxTierUsesVnniWhenTheCpuHasIt) {
   if (!isa_supported(Isa::kAvx512)) GTEST_SKIP() << "no AVX-512";
   EXPECT_EQ(std::string(i8_gemm_kernel(Isa::kAvx512).name),
@@ -165,13 +235,16 @@ TEST(Quantize, MatchesQuantizeOfTheQuotient) {
   for (int i = 0; i < 3000; ++i) x.push_back(dist(rng));
   for (float scale : {1.0f, 0.5f, 0.0371f, 3.0f, 1e-20f})
     for (int32_t zp : {0, 7, 128, 255, -128, 127, -3}) {
-      std::vector<uint8_t> u8(x.size());
-      std::vector<int8_t> s8(x.size());
-      quantize_u8(x.data(), static_cast<int64_t>(x.size()), scale, zp, u8.data());
-      quantize_s8(x.data(), static_cast<int64_t>(x.size()), scale, zp, s8.data());
-      for (size_t i = 0; i < x.size(); ++i) {
-        ASSERT_EQ(u8[i], quant::quantize<uint8_t>(x[i] / scale, zp)) << x[i] << " / " << scale << " + " << zp;
-        ASSERT_EQ(s8[i], quant::quantize<int8_t>(x[i] / scale, zp)) << x[i] << " / " << scale << " + " << zp;
+      for (Isa isa : tiers()) {  // each tier's copy of the loops too
+        const I8GemmKernel& tier = i8_gemm_kernel(isa);
+        std::vector<uint8_t> u8(x.size());
+        std::vector<int8_t> s8(x.size());
+        tier.quantize_u8(x.data(), static_cast<int64_t>(x.size()), scale, zp, u8.data());
+        tier.quantize_s8(x.data(), static_cast<int64_t>(x.size()), scale, zp, s8.data());
+        for (size_t i = 0; i < x.size(); ++i) {
+          ASSERT_EQ(u8[i], quant::quantize<uint8_t>(x[i] / scale, zp)) << tier.name << " " << x[i] << " / " << scale;
+          ASSERT_EQ(s8[i], quant::quantize<int8_t>(x[i] / scale, zp)) << tier.name << " " << x[i] << " / " << scale;
+        }
       }
     }
 }

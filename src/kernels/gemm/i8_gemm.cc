@@ -5,6 +5,10 @@
 
 #include "kernels/cpu/isa.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #if defined(__x86_64__) || defined(_M_X64)
 #define TWINRT_X86 1
 #endif
@@ -17,25 +21,31 @@ void i8_gemm_6x8_rows_s8__scalar(const I8TileArgs&);
 #ifdef TWINRT_X86
 void i8_gemm_6x8_rows_u8__avx2(const I8TileArgs&);
 void i8_gemm_6x8_rows_s8__avx2(const I8TileArgs&);
+void i8_gemm_6x8_rows_u8_7bit__avx2(const I8TileArgs&);
+void i8_gemm_6x8_rows_s8_7bit__avx2(const I8TileArgs&);
 void i8_gemm_6x32_rows_u8__avx512vnni(const I8TileArgs&);
 void i8_gemm_6x32_rows_s8__avx512vnni(const I8TileArgs&);
 void requantize_u8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, uint8_t*);
 void requantize_s8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, int8_t*);
+void quantize_u8__avx2(const float*, int64_t, float, int32_t, uint8_t*);
+void quantize_s8__avx2(const float*, int64_t, float, int32_t, int8_t*);
 #endif
 
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
 #if defined(__wasm_simd128__)
   static const I8GemmKernel scalar{"i8_gemm_6x8__wasmsimd", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, requantize_u8, requantize_s8};
+                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
 #else
   static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, requantize_u8, requantize_s8};
+                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
 #endif
 #ifdef TWINRT_X86
   static const I8GemmKernel avx2{"i8_gemm_6x8__avx2", 6, 8, i8_gemm_6x8_rows_u8__avx2, i8_gemm_6x8_rows_s8__avx2,
-                                 requantize_u8__avx2, requantize_s8__avx2};
+                                 i8_gemm_6x8_rows_u8_7bit__avx2, i8_gemm_6x8_rows_s8_7bit__avx2, requantize_u8__avx2, requantize_s8__avx2,
+                                 quantize_u8__avx2, quantize_s8__avx2};
   static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
-                                 i8_gemm_6x32_rows_s8__avx512vnni, requantize_u8__avx2, requantize_s8__avx2};
+                                 i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, requantize_u8__avx2, requantize_s8__avx2,
+                                 quantize_u8__avx2, quantize_s8__avx2};
   if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
   if (isa == Isa::kAvx512 || isa == Isa::kAvx2) return avx2;
 #else
@@ -68,6 +78,40 @@ void add_group_sums(const uint8_t* __restrict d, int64_t n, int32_t* __restrict 
   }
 }
 
+// Whether every byte, read as int8, lies in [-64, 64].
+bool all_7bit(const std::vector<uint8_t>& bytes) {
+  bool ok = true;
+  for (uint8_t b : bytes) ok &= static_cast<uint8_t>(b + 64) <= 128;  // a loop that vectorizes
+  return ok;
+}
+
+#if defined(__SSE2__)
+// One full unsigned-domain panel of 8 columns whose source rows are depths (im2col tiles
+// and pointwise images, packed on every run): the generic interleave and sums below, done
+// 8 columns at a time with SSE2 (baseline x86-64). Pure data movement and exact integer
+// sums, so every tier gets the same panel.
+void pack_unsigned_panel8(const uint8_t* src, int64_t k_stride, int64_t k, uint8_t flip, uint8_t* dst, int32_t* sums) {
+  const __m128i f = _mm_set1_epi8(static_cast<char>(flip)), zero = _mm_setzero_si128();
+  __m128i sum_lo = zero, sum_hi = zero;  // int32 sums of columns 0-3 and 4-7
+  for (int64_t g = 0; 4 * g < k; ++g) {
+    __m128i r[4];
+    for (int q = 0; q < 4; ++q)  // depths past k pack to 0
+      r[q] = 4 * g + q < k ? _mm_xor_si128(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + (4 * g + q) * k_stride)), f)
+                           : zero;
+    const __m128i pairs01 = _mm_unpacklo_epi8(r[0], r[1]), pairs23 = _mm_unpacklo_epi8(r[2], r[3]);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + g * 32), _mm_unpacklo_epi16(pairs01, pairs23));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + g * 32 + 16), _mm_unpackhi_epi16(pairs01, pairs23));
+    // Per column, the group's 4 values as int16 (at most 4 * 255), then widened into the sums.
+    const __m128i s16 = _mm_add_epi16(_mm_add_epi16(_mm_unpacklo_epi8(r[0], zero), _mm_unpacklo_epi8(r[1], zero)),
+                                      _mm_add_epi16(_mm_unpacklo_epi8(r[2], zero), _mm_unpacklo_epi8(r[3], zero)));
+    sum_lo = _mm_add_epi32(sum_lo, _mm_unpacklo_epi16(s16, zero));
+    sum_hi = _mm_add_epi32(sum_hi, _mm_unpackhi_epi16(s16, zero));
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(sums), sum_lo);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(sums + 4), sum_hi);
+}
+#endif
+
 }  // namespace
 
 void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_t k_stride, int64_t first,
@@ -77,6 +121,7 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
   out.k = k;
   out.k_groups = (k + 3) / 4;
   out.is_unsigned = to_unsigned;
+  out.signed_7bit = false;
   const int64_t panels = (count + width - 1) / width, panel_bytes = out.k_groups * width * 4;
   out.bytes.resize(static_cast<size_t>(panels * panel_bytes));
   out.sums.assign(static_cast<size_t>(count), 0);
@@ -86,6 +131,12 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
     const int64_t i0 = panel * width, valid = std::min<int64_t>(width, count - i0);
     uint8_t* dst = out.bytes.data() + panel * panel_bytes;
     int32_t* sums = out.sums.data() + i0;
+#if defined(__SSE2__)
+    if (outer_stride == 1 && to_unsigned && width == 8 && valid == 8) {
+      pack_unsigned_panel8(src + first + i0, k_stride, k, flip, dst, sums);
+      continue;
+    }
+#endif
     if (outer_stride == 1) {
       // Rows of the source are depths: interleave 4 of them per group, column by column.
       for (int64_t g = 0; g < out.k_groups; ++g) {
@@ -111,12 +162,16 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
       else add_group_sums<int8_t>(dst + g * width * 4, valid, sums);
     }
   }
+  if (!to_unsigned) out.signed_7bit = all_7bit(out.bytes);
 }
 
 void i8_gemm_packed(const I8GemmKernel& kernel, const I8Operand& r, const I8Operand& s, int32_t* c, int64_t ldc) {
   const I8Panels& rp = *r.panels;
   const I8Panels& sp = *s.panels;
-  const I8TileFn tile = rp.is_unsigned ? kernel.rows_u8 : kernel.rows_s8;
+  // The signed operand decides whether the exact 7-bit tile applies.
+  const bool fast = rp.is_unsigned ? sp.signed_7bit && kernel.rows_u8_7bit : rp.signed_7bit && kernel.rows_s8_7bit;
+  const I8TileFn tile = rp.is_unsigned ? (fast ? kernel.rows_u8_7bit : kernel.rows_u8)
+                                       : (fast ? kernel.rows_s8_7bit : kernel.rows_s8);
   const uint32_t k = static_cast<uint32_t>(rp.k);
   // The zero-point terms, in uint32 so that they wrap like the reference's int32 sums. With
   // one zero point per panel side they split into a per-row and a per-column term, which
@@ -128,6 +183,31 @@ void i8_gemm_packed(const I8GemmKernel& kernel, const I8Operand& r, const I8Oper
       if (z[(first + i) * stride] != z[first * stride]) return false;
     return true;
   };
+  const int64_t r0 = r.first_panel * kernel.mr, r_count = std::min(r.panel_count * kernel.mr, rp.outer - r0);
+  const int64_t s0 = s.first_panel * kernel.nr, s_count = std::min(s.panel_count * kernel.nr, sp.outer - s0);
+  if (r.zero_stride == 0 || uniform(r.zero, r.zero_stride, r0, static_cast<int>(r_count))) {
+    if (s.zero_stride == 0 || uniform(s.zero, s.zero_stride, s0, static_cast<int>(s_count))) {
+      // One zero point per side over the whole call (the usual case): every tile's row and
+      // column terms computed once, not per tile.
+      const uint32_t zr = static_cast<uint32_t>(r.zero[r0 * r.zero_stride]), zs = static_cast<uint32_t>(s.zero[s0 * s.zero_stride]);
+      thread_local std::vector<int32_t> row_adds, col_adds;
+      row_adds.assign(static_cast<size_t>(r.panel_count * kernel.mr), 0);
+      col_adds.assign(static_cast<size_t>(s.panel_count * kernel.nr), 0);
+      for (int64_t i = 0; i < r_count; ++i)
+        row_adds[static_cast<size_t>(i)] = static_cast<int32_t>(k * zr * zs - zs * static_cast<uint32_t>(rp.sums[static_cast<size_t>(r0 + i)]));
+      for (int64_t j = 0; j < s_count; ++j)
+        col_adds[static_cast<size_t>(j)] = static_cast<int32_t>(0u - zr * static_cast<uint32_t>(sp.sums[static_cast<size_t>(s0 + j)]));
+      for (int64_t pi = 0; pi < r.panel_count; ++pi) {
+        const int rows = static_cast<int>(std::min<int64_t>(kernel.mr, r_count - pi * kernel.mr));
+        for (int64_t pj = 0; pj < s.panel_count; ++pj) {
+          const int cols = static_cast<int>(std::min<int64_t>(kernel.nr, s_count - pj * kernel.nr));
+          tile({rp.k_groups, rp.panel(r.first_panel + pi), sp.panel(s.first_panel + pj), c + pi * kernel.mr * ldc + pj * kernel.nr,
+                ldc, rows, cols, row_adds.data() + pi * kernel.mr, col_adds.data() + pj * kernel.nr});
+        }
+      }
+      return;
+    }
+  }
   for (int64_t pi = r.first_panel; pi < r.first_panel + r.panel_count; ++pi) {
     const int64_t i0 = pi * kernel.mr;
     const int rows = static_cast<int>(std::min<int64_t>(kernel.mr, rp.outer - i0));

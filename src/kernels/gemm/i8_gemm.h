@@ -9,8 +9,9 @@
 // The tiles return the raw sums of products of the packed values; the zero points and
 // the domain shifts are folded in afterwards with the row and column sums:
 //   sum (r - zr)(s - zs) = sum r*s - zs * sum r - zr * sum s + k * zr * zs
-// which holds modulo 2^32, so every tier gives the reference's bits. No tier uses
-// vpmaddubsw: its int16 pair sums saturate (255 * 127 * 2 > 32767).
+// which holds modulo 2^32, so every tier gives the reference's bits. vpmaddubsw's int16
+// pair sums saturate for full-range int8 (255 * 127 * 2 > 32767), so AVX2 uses it only in
+// the tiles for 7-bit signed panels (values in [-64, 64], where the sums are exact).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,7 @@ struct I8Panels {
   int width = 0;
   int64_t outer = 0, k = 0, k_groups = 0;
   bool is_unsigned = false;     // the domain the bytes are in
+  bool signed_7bit = false;     // signed, and every value in [-64, 64] (the *_7bit tiles' condition)
   std::vector<uint8_t> bytes;   // panel_count(outer, width) * k_groups * width * 4
   std::vector<int32_t> sums;    // per row/column: the sum of its packed values, `outer` entries
   const uint8_t* panel(int64_t i) const { return bytes.data() + i * k_groups * width * 4; }
@@ -50,14 +52,20 @@ using I8RequantizeU8Fn = void (*)(const int32_t* acc, int64_t n, int32_t bias, c
                                   int64_t multiplier_stride, int32_t zero_point, uint8_t* out);
 using I8RequantizeS8Fn = void (*)(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier,
                                   int64_t multiplier_stride, int32_t zero_point, int8_t* out);
+using I8QuantizeU8Fn = void (*)(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* out);
+using I8QuantizeS8Fn = void (*)(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* out);
 
 struct I8GemmKernel {
   const char* name;      // i8_gemm_<mr>x<nr>__<isa>
   int mr, nr;
   I8TileFn rows_u8;      // row panels unsigned, column panels signed
   I8TileFn rows_s8;      // row panels signed, column panels unsigned
+  I8TileFn rows_u8_7bit;  // the same when the signed panels are 7-bit; null where no faster tile exists
+  I8TileFn rows_s8_7bit;
   I8RequantizeU8Fn requantize_u8;  // requantize_u8/_s8 below, compiled for this tier
   I8RequantizeS8Fn requantize_s8;
+  I8QuantizeU8Fn quantize_u8;      // quantize_u8/_s8 below, compiled for this tier
+  I8QuantizeS8Fn quantize_s8;
 };
 
 // The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it

@@ -1,6 +1,7 @@
 #include "kernels/ref/im2col_ref.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace twinrt::kernels {
@@ -77,9 +78,76 @@ void walk(const ImageWindow& w, int64_t channels, int64_t first, int64_t count, 
   }
 }
 
+// Short copies inline (8 elements at a time) instead of a memcpy/memset call per run:
+// runs are one output row, tens of elements.
+template <class T>
+inline void copy_run(T* dst, const T* src, int64_t n) {
+  int64_t t = 0;
+  for (; t + 8 <= n; t += 8) std::memcpy(dst + t, src + t, 8 * sizeof(T));
+  for (; t < n; ++t) dst[t] = src[t];
+}
+template <class T>
+inline void fill_run(T* dst, T value, int64_t n) {
+  for (int64_t t = 0; t < n; ++t) dst[t] = value;
+}
+
+// The 2-D case with the runs (output rows) worked out once for all rows of the matrix and
+// no divisions per run when the stride is 1; the same values as the general walk below.
+template <class T>
+void im2col_2d(const ImageWindow& w, const T* image, int64_t channels, int64_t first, int64_t count, T pad, T* col,
+               int64_t ld) {
+  const int64_t ih_n = w.in[0], iw_n = w.in[1], ow_n = w.out[1];
+  const int64_t sh = w.strides[0], sw = w.strides[1], dh = w.dilations[0], dw = w.dilations[1];
+  const int64_t ph = w.pad_begin[0], pw = w.pad_begin[1];
+  struct Run2d {
+    int64_t oh, ow0, length, column;
+  };
+  thread_local std::vector<Run2d> runs;
+  runs.clear();
+  if (ow_n <= 0) return;
+  for (int64_t column = 0; column < count;) {
+    const int64_t pos = first + column, ow0 = pos % ow_n, length = std::min(ow_n - ow0, count - column);
+    runs.push_back({pos / ow_n, ow0, length, column});
+    column += length;
+  }
+  int64_t row = 0;
+  for (int64_t c = 0; c < channels; ++c) {
+    const T* plane = image + c * ih_n * iw_n;
+    for (int64_t kh = 0; kh < w.kernel[0]; ++kh)
+      for (int64_t kw = 0; kw < w.kernel[1]; ++kw, ++row) {
+        T* dst_row = col + row * ld;
+        for (const Run2d& run : runs) {
+          T* dst = dst_row + run.column;
+          const int64_t ih = run.oh * sh - ph + kh * dh;
+          if (ih < 0 || ih >= ih_n) {
+            fill_run(dst, pad, run.length);
+            continue;
+          }
+          // Columns t in [lo, hi) read iw0 + t * sw inside the line; the others are padding.
+          const int64_t iw0 = run.ow0 * sw - pw + kw * dw;
+          int64_t lo, hi;
+          if (sw == 1) {
+            lo = std::clamp<int64_t>(-iw0, 0, run.length);
+            hi = std::clamp<int64_t>(iw_n - iw0, lo, run.length);
+          } else {
+            lo = std::clamp<int64_t>(iw0 >= 0 ? 0 : (-iw0 + sw - 1) / sw, 0, run.length);
+            hi = std::clamp<int64_t>(iw0 >= iw_n ? 0 : (iw_n - iw0 + sw - 1) / sw, lo, run.length);
+          }
+          const T* src = plane + ih * iw_n + (iw0 + lo * sw);  // column lo's input
+          fill_run(dst, pad, lo);
+          if (sw == 1) copy_run(dst + lo, src, hi - lo);
+          else
+            for (int64_t t = lo; t < hi; ++t) dst[t] = src[(t - lo) * sw];
+          fill_run(dst + hi, pad, run.length - hi);
+        }
+      }
+  }
+}
+
 template <class T>
 void im2col_impl(const ImageWindow& w, const T* image, int64_t channels, int64_t first, int64_t count, T pad, T* col,
                  int64_t ld) {
+  if (w.rank == 2) return im2col_2d(w, image, channels, first, count, pad, col, ld);
   const int64_t last_in = w.in[w.rank - 1], stride = w.strides[w.rank - 1];
   walk(w, channels, first, count, [&](int64_t row, const Run& run, int64_t line, int64_t shift) {
     T* dst = col + row * ld + run.column;

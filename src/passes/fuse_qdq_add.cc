@@ -1,0 +1,113 @@
+// QuantizeLinear([Relu](Add(DequantizeLinear(a), DequantizeLinear(b)))) -> QdqAdd
+// (ops/quant/qdq_add.cc): the residual adds of QDQ models (ResNet), which otherwise stream
+// three float tensors through memory. Bit-preserving: QdqAdd runs the same float operations
+// per element as the four or five nodes. Only per-tensor parameters (constant scalar scale
+// and zero point on every node), 8-bit a and b of one type, and inner values that nothing
+// else reads.
+#include <optional>
+
+#include "passes/graph_uses.h"
+#include "passes/passes.h"
+
+namespace twinrt::passes {
+namespace {
+
+bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8; }
+
+class QdqAddFuser {
+ public:
+  explicit QdqAddFuser(ir::Graph& g) : g_(g), uses_(graph_uses(g)) {
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+      for (const std::string& out : g.nodes[i].outputs) producer_[out] = i;
+  }
+
+  int run() {
+    removed_.assign(g_.nodes.size(), false);
+    int fused = 0;
+    for (size_t i = 0; i < g_.nodes.size(); ++i)
+      if (!removed_[i] && is_op(g_.nodes[i], "QuantizeLinear") && try_fuse(i)) ++fused;
+    erase_nodes(g_, removed_);
+    return fused;
+  }
+
+ private:
+  static bool is_op(const ir::Node& n, const char* op) { return n.op_type == op && n.domain.empty(); }
+
+  const Tensor* initializer(const std::string& name) const {
+    auto it = g_.initializers.find(name);
+    return it == g_.initializers.end() ? nullptr : &it->second;
+  }
+
+  // A Quantize/DequantizeLinear with a constant scalar float scale and 8-bit zero point.
+  bool per_tensor_8bit(const ir::Node& n) const {
+    if (n.inputs.size() != 3 || n.outputs.size() != 1) return false;
+    for (const ir::Attribute& a : n.attributes)
+      if (a.name != "axis") return false;
+    const Tensor* s = initializer(n.inputs[1]);
+    const Tensor* z = initializer(n.inputs[2]);
+    return s && z && s->dtype() == DataType::kFloat && s->numel() == 1 && z->numel() == 1 && is_8bit(z->dtype());
+  }
+
+  // The node that writes `value`, when only one node (the one being fused) reads it.
+  std::optional<size_t> sole_producer(const std::string& value) const {
+    auto it = producer_.find(value);
+    if (it == producer_.end() || removed_[it->second] || !uses_.only_read_once(value)) return std::nullopt;
+    return it->second;
+  }
+
+  bool try_fuse(size_t q_index) {
+    const ir::Node& q = g_.nodes[q_index];
+    if (!per_tensor_8bit(q)) return false;
+    std::vector<size_t> chain;  // the nodes QdqAdd replaces besides q
+    auto add = sole_producer(q.inputs[0]);
+    bool relu = false;
+    if (add && is_op(g_.nodes[*add], "Relu") && g_.nodes[*add].inputs.size() == 1 && g_.nodes[*add].attributes.empty()) {
+      relu = true;
+      chain.push_back(*add);
+      add = sole_producer(g_.nodes[*add].inputs[0]);
+    }
+    if (!add || !is_op(g_.nodes[*add], "Add") || g_.nodes[*add].inputs.size() != 2) return false;
+    chain.push_back(*add);
+    const ir::Node* dq[2];
+    for (int k = 0; k < 2; ++k) {
+      auto d = sole_producer(g_.nodes[*add].inputs[static_cast<size_t>(k)]);
+      if (!d || !is_op(g_.nodes[*d], "DequantizeLinear") || !per_tensor_8bit(g_.nodes[*d])) return false;
+      dq[k] = &g_.nodes[*d];
+      chain.push_back(*d);
+    }
+    if (initializer(dq[0]->inputs[2])->dtype() != initializer(dq[1]->inputs[2])->dtype()) return false;
+
+    ir::Node fused;
+    fused.name = g_.nodes[*add].name;
+    fused.op_type = "QdqAdd";
+    fused.domain = ir::kInternalDomain;
+    fused.inputs = {dq[0]->inputs[0], dq[0]->inputs[1], dq[0]->inputs[2], dq[1]->inputs[0],
+                    dq[1]->inputs[1], dq[1]->inputs[2], q.inputs[1],        q.inputs[2]};
+    fused.outputs = q.outputs;
+    ir::Attribute r;
+    r.name = "relu";
+    r.type = ir::Attribute::Type::kInt;
+    r.i = relu ? 1 : 0;
+    fused.attributes = {r};
+    for (size_t c : chain)
+      if (c != *add) fused.fused_from.push_back(g_.nodes[c].name);
+    fused.fused_from.push_back(q.name);
+    for (size_t c : chain) removed_[c] = true;
+    g_.nodes[q_index] = std::move(fused);
+    return true;
+  }
+
+  ir::Graph& g_;
+  GraphUses uses_;
+  std::map<std::string, size_t> producer_;
+  std::vector<bool> removed_;
+};
+
+}  // namespace
+
+int fuse_qdq_add(ir::Model& model) {
+  if (model.opset("") < 10) return 0;  // QuantizeLinear and DequantizeLinear arrived in opset 10
+  return QdqAddFuser(*model.graph).run();
+}
+
+}  // namespace twinrt::passes
