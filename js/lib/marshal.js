@@ -125,3 +125,13 @@ export function fromValue(M, v) {
     default: return null;
   }
 }
+
+// The values of a module outputs list as { name: value }, only those `wanted` says yes to.
+export function readOutputs(M, outs, wanted = () => true) {
+  const result = {};
+  for (let i = 0, n = M._twinrt_outputs_count(outs); i < n; i++) {
+    const name = M.UTF8ToString(M._twinrt_outputs_name(outs, i) >>> 0);
+    if (wanted(name)) result[name] = fromValue(M, M._twinrt_outputs_value(outs, i) >>> 0);
+  }
+  return result;
+}

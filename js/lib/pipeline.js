@@ -2,7 +2,7 @@
 // steps (compiled C++) as `twinrt pipeline run`, so the page and the server agree.
 //   const p = await Pipeline.create('examples/ocr/ocr.json');
 //   const { outputs, timings } = await p.run({ image_file: pngBytes });
-import { HeapScope, toValue, fromValue } from './marshal.js';
+import { HeapScope, toValue, readOutputs } from './marshal.js';
 import { removeTree } from './runtime.js';
 import { Tensor } from './tensor.js';
 import { TwinrtError } from './errors.js';
@@ -107,9 +107,7 @@ export class LocalPipelines {
         }
         return M2._twinrt_pipeline_run(h, f) >>> 0;
       });
-      const outputs = {};
-      for (let i = 0; i < M._twinrt_outputs_count(outs); i++)
-        outputs[M.UTF8ToString(M._twinrt_outputs_name(outs, i) >>> 0)] = fromValue(M, M._twinrt_outputs_value(outs, i) >>> 0);
+      const outputs = readOutputs(M, outs);
       const timings = JSON.parse(M.UTF8ToString(M._twinrt_pipeline_timings(h) >>> 0));
       return { outputs, timings };
     } finally {

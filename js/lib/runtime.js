@@ -1,6 +1,6 @@
 // One instance of the WebAssembly module and the sessions in it, called synchronously.
 // The session API (session.js) uses it directly or through a worker (proxy.js).
-import { HeapScope, toValue, fromValue, readTensor } from './marshal.js';
+import { HeapScope, toValue, readOutputs, readTensor } from './marshal.js';
 import { checkFeeds } from './feeds.js';
 import { STATUS_NAMES, TYPE_OF_CODE } from './dtypes.js';
 import { TwinrtError } from './errors.js';
@@ -125,13 +125,7 @@ export class WasmRuntime {
         }
         outs = M._twinrt_session_run(s.h, f) >>> 0;
         if (!outs) throw this.lastError();
-        const result = {};
-        const n = M._twinrt_outputs_count(outs);
-        for (let i = 0; i < n; i++) {
-          const name = M.UTF8ToString(M._twinrt_outputs_name(outs, i) >>> 0);
-          if (!fetches || !fetches.length || fetches.includes(name)) result[name] = fromValue(M, M._twinrt_outputs_value(outs, i) >>> 0);
-        }
-        return result;
+        return readOutputs(M, outs, (name) => !fetches || !fetches.length || fetches.includes(name));
       } finally {
         if (outs) M._twinrt_outputs_free(outs);
         M._twinrt_feeds_free(f);
@@ -178,10 +172,7 @@ export class WasmRuntime {
         }
         outs = M._twinrt_graph_run_step(s.h, index, f) >>> 0;
         if (!outs) throw this.lastError();
-        const result = {};
-        for (let i = 0, n = M._twinrt_outputs_count(outs); i < n; i++)
-          result[M.UTF8ToString(M._twinrt_outputs_name(outs, i) >>> 0)] = fromValue(M, M._twinrt_outputs_value(outs, i) >>> 0);
-        return result;
+        return readOutputs(M, outs);
       } finally {
         if (outs) M._twinrt_outputs_free(outs);
         M._twinrt_feeds_free(f);

@@ -74,4 +74,27 @@ void for_each_row_parallel(const BroadcastRows& plan, ThreadPool& pool, F&& fn) 
   pool.parallel_for(plan.rows(), grain, [&](int64_t begin, int64_t end) { plan.visit(begin, end, fn); });
 }
 
+// Visits all rows in blocks of at most `block` elements, split across the pool by (row,
+// block) pairs so that one long row still spreads over the threads: fn(out_offset,
+// in_offsets, at, n) for the n elements from `at` on in the row whose offsets these are.
+template <class F>
+void for_each_row_block_parallel(const BroadcastRows& plan, ThreadPool& pool, int64_t block, F&& fn) {
+  const int64_t row_len = plan.row_len();
+  if (plan.rows() == 0 || row_len == 0) return;
+  const int64_t blocks_per_row = (row_len + block - 1) / block;
+  pool.parallel_for(plan.rows() * blocks_per_row, std::max<int64_t>(1, kElementsPerTask / block),
+                    [&](int64_t begin, int64_t end) {
+    const int64_t first_row = begin / blocks_per_row, last_row = (end - 1) / blocks_per_row;
+    plan.visit(first_row, last_row + 1, [&](int64_t out_off, const int64_t* in_off) {
+      const int64_t row = out_off / row_len;
+      const int64_t b0 = std::max(begin - row * blocks_per_row, int64_t{0});
+      const int64_t b1 = std::min(end - row * blocks_per_row, blocks_per_row);
+      for (int64_t blk = b0; blk < b1; ++blk) {
+        const int64_t at = blk * block;
+        fn(out_off, in_off, at, std::min(block, row_len - at));
+      }
+    });
+  });
+}
+
 }  // namespace twinrt

@@ -38,31 +38,17 @@ class FusedElementwiseKernel final : public OpKernel {
     ASSIGN_OR_RETURN(std::vector<int64_t> out_shape, broadcast_shapes(shapes));
     ASSIGN_OR_RETURN(Tensor * out, ctx.output_for_overwrite(0, DataType::kFloat, out_shape));
     BroadcastRows plan(out_shape, shapes);
-    const int64_t row_len = plan.row_len();
-    if (plan.rows() == 0 || row_len == 0) return Status::ok();
     constexpr int64_t kBlock = ElementwiseProgram::kBlock;
-    const int64_t blocks_per_row = (row_len + kBlock - 1) / kBlock;
     float* y = out->data<float>();
-    // Units of work are (row, block) pairs, so one long row still splits across threads.
-    ctx.pool().parallel_for(plan.rows() * blocks_per_row, std::max<int64_t>(1, kElementsPerTask / kBlock),
-                            [&](int64_t begin, int64_t end) {
-      // On the heap: WebAssembly threads have small stacks.
-      std::vector<float> scratch(ElementwiseProgram::kMaxValues * kBlock);
-      const int64_t first_row = begin / blocks_per_row, last_row = (end - 1) / blocks_per_row;
-      plan.visit(first_row, last_row + 1, [&](int64_t out_off, const int64_t* in_off) {
-        const int64_t row = out_off / row_len;
-        const int64_t b0 = std::max(begin - row * blocks_per_row, int64_t{0});
-        const int64_t b1 = std::min(end - row * blocks_per_row, blocks_per_row);
-        for (int64_t blk = b0; blk < b1; ++blk) {
-          const int64_t at = blk * kBlock, n = std::min(kBlock, row_len - at);
-          Operand values[ElementwiseProgram::kMaxValues];
-          for (size_t k = 0; k < inputs.size(); ++k) {
-            const float* base = inputs[k]->data<float>() + in_off[k];
-            values[k] = plan.step(k) != 0 ? Operand{base + at, false} : Operand{base, true};
-          }
-          program_.run_block(values, n, scratch.data(), y + out_off + at);
-        }
-      });
+    for_each_row_block_parallel(plan, ctx.pool(), kBlock, [&](int64_t out_off, const int64_t* in_off, int64_t at, int64_t n) {
+      // Per thread, on the heap: WebAssembly threads have small stacks.
+      thread_local std::vector<float> scratch(ElementwiseProgram::kMaxValues * kBlock);
+      Operand values[ElementwiseProgram::kMaxValues];
+      for (size_t k = 0; k < inputs.size(); ++k) {
+        const float* base = inputs[k]->data<float>() + in_off[k];
+        values[k] = plan.step(k) != 0 ? Operand{base + at, false} : Operand{base, true};
+      }
+      program_.run_block(values, n, scratch.data(), y + out_off + at);
     });
     return Status::ok();
   }

@@ -60,33 +60,19 @@ class QdqAddKernel final : public OpKernel {
     ASSIGN_OR_RETURN(std::vector<int64_t> out_shape, broadcast_shapes(shapes));  // Add broadcasts
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, yz->dtype(), out_shape));
     BroadcastRows plan(out_shape, shapes);
-    const int64_t row_len = plan.row_len();
-    if (plan.rows() == 0 || row_len == 0) return Status::ok();
     constexpr int64_t kBlock = 1024;
-    const int64_t blocks_per_row = (row_len + kBlock - 1) / kBlock;
     const bool y_unsigned = yz->dtype() == DataType::kUInt8;
-    // Units of work are (row, block) pairs, so one long row still splits across threads.
-    ctx.pool().parallel_for(plan.rows() * blocks_per_row, std::max<int64_t>(1, kElementsPerTask / kBlock),
-                            [&](int64_t begin, int64_t end) {
+    for_each_row_block_parallel(plan, ctx.pool(), kBlock, [&](int64_t out_off, const int64_t* in_off, int64_t at, int64_t n) {
       float fa[kBlock], fb[kBlock];
-      const int64_t first_row = begin / blocks_per_row, last_row = (end - 1) / blocks_per_row;
-      plan.visit(first_row, last_row + 1, [&](int64_t out_off, const int64_t* in_off) {
-        const int64_t row = out_off / row_len;
-        const int64_t b0 = std::max(begin - row * blocks_per_row, int64_t{0});
-        const int64_t b1 = std::min(end - row * blocks_per_row, blocks_per_row);
-        for (int64_t blk = b0; blk < b1; ++blk) {
-          const int64_t at = blk * kBlock, n = std::min(kBlock, row_len - at);
-          dequantize(*a, plan.step(0) ? in_off[0] + at : in_off[0], plan.step(0) ? n : 1, pa, fa);
-          dequantize(*b, plan.step(1) ? in_off[1] + at : in_off[1], plan.step(1) ? n : 1, pb, fb);
-          if (!plan.step(0)) std::fill(fa + 1, fa + n, fa[0]);
-          if (!plan.step(1)) std::fill(fb + 1, fb + n, fb[0]);
-          for (int64_t i = 0; i < n; ++i) fa[i] = fa[i] + fb[i];
-          if (relu_)
-            for (int64_t i = 0; i < n; ++i) fa[i] = fa[i] < 0.0f ? 0.0f : fa[i];  // Relu: -0 and NaN kept
-          if (y_unsigned) tier_.quantize_u8(fa, n, py.scale, py.zero, y->data<uint8_t>() + out_off + at);
-          else tier_.quantize_s8(fa, n, py.scale, py.zero, y->data<int8_t>() + out_off + at);
-        }
-      });
+      dequantize(*a, plan.step(0) ? in_off[0] + at : in_off[0], plan.step(0) ? n : 1, pa, fa);
+      dequantize(*b, plan.step(1) ? in_off[1] + at : in_off[1], plan.step(1) ? n : 1, pb, fb);
+      if (!plan.step(0)) std::fill(fa + 1, fa + n, fa[0]);
+      if (!plan.step(1)) std::fill(fb + 1, fb + n, fb[0]);
+      for (int64_t i = 0; i < n; ++i) fa[i] = fa[i] + fb[i];
+      if (relu_)
+        for (int64_t i = 0; i < n; ++i) fa[i] = fa[i] < 0.0f ? 0.0f : fa[i];  // Relu: -0 and NaN kept
+      if (y_unsigned) tier_.quantize_u8(fa, n, py.scale, py.zero, y->data<uint8_t>() + out_off + at);
+      else tier_.quantize_s8(fa, n, py.scale, py.zero, y->data<int8_t>() + out_off + at);
     });
     return Status::ok();
   }

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "kernels/gemm/i8_gemm.h"
+#include "kernels/x86/avx2/i8_tile_store.h"
 
 namespace twinrt::kernels {
 namespace {
@@ -40,17 +41,7 @@ void tile(const I8TileArgs& t) {
       acc[r] = _mm256_add_epi32(acc[r], RowsU8 ? dot4(row, cols) : dot4(cols, row));
     }
   }
-  const __m256i col_add = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.col_add));
-  for (int r = 0; r < t.row_count; ++r) {
-    const __m256i sums = _mm256_add_epi32(acc[r], _mm256_add_epi32(_mm256_set1_epi32(t.row_add[r]), col_add));
-    if (t.col_count == kNr) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.c + r * t.ldc), sums);
-    } else {
-      alignas(32) int32_t buf[kNr];
-      _mm256_store_si256(reinterpret_cast<__m256i*>(buf), sums);
-      std::memcpy(t.c + r * t.ldc, buf, sizeof(int32_t) * static_cast<size_t>(t.col_count));
-    }
-  }
+  for (int r = 0; r < t.row_count; ++r) store_i8_tile_row(t, r, acc[r]);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "kernels/gemm/i8_gemm.h"
+#include "kernels/x86/avx2/i8_tile_store.h"
 
 namespace twinrt::kernels {
 namespace {
@@ -46,19 +47,9 @@ void tile(const I8TileArgs& t) {
       acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(c1, a));
     }
   }
-  for (int r = 0; r < t.row_count; ++r) {
-    // hadd gives columns 0 1 4 5 | 2 3 6 7; the permute puts them in order.
-    const __m256i adds = _mm256_add_epi32(_mm256_set1_epi32(t.row_add[r]),
-                                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.col_add)));
-    const __m256i sums = _mm256_add_epi32(_mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][0], acc[r][1]), 0xd8), adds);
-    if (t.col_count == kNr) {
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(t.c + r * t.ldc), sums);
-    } else {
-      alignas(32) int32_t buf[kNr];
-      _mm256_store_si256(reinterpret_cast<__m256i*>(buf), sums);
-      std::memcpy(t.c + r * t.ldc, buf, sizeof(int32_t) * static_cast<size_t>(t.col_count));
-    }
-  }
+  // hadd gives columns 0 1 4 5 | 2 3 6 7; the permute puts them in order.
+  for (int r = 0; r < t.row_count; ++r)
+    store_i8_tile_row(t, r, _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][0], acc[r][1]), 0xd8));
 }
 
 }  // namespace
