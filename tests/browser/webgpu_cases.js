@@ -59,6 +59,12 @@ export const cases = [
   { name: 'Softmax opset 11 coerced', spec: one('Softmax', [2, 5, 3], { attrs: { axis: 1 }, opset: 11 }), placement: gpu('Softmax'), tolerance: 1e-6 },
   { name: 'Transpose', spec: one('Transpose', [2, 3, 4], { attrs: { perm: [2, 0, 1] } }), placement: gpu('Transpose') },
   { name: 'Concat axis 1', spec: one('Concat', [2, 3, 4], { yDims: [2, 1, 4], attrs: { axis: 1 } }), placement: gpu('Concat') },
+  { name: 'LayerNormalization last axis, bias', spec: one('LayerNormalization', [3, 4, 10], { extra: ['s', 'b'], opset: 17, inits: [weight('s', [10], 4), weight('b', [10], 5)] }), placement: gpu('LayerNormalization'), tolerance: 1e-6 },
+  { name: 'LayerNormalization axis 1, epsilon, no bias', spec: one('LayerNormalization', [2, 3, 5], { extra: ['s'], opset: 17, attrs: { axis: 1, epsilon: 0.01 }, inits: [weight('s', [3, 5], 4)] }), placement: gpu('LayerNormalization'), tolerance: 1e-6 },
+  { name: 'LayerNormalization with a Mean output falls back', spec: { model: { inputs: [f('x', [2, 6])], outputs: [out('z'), out('m')], initializers: [weight('s', [6])], opset: 17,
+    nodes: [{ op: 'LayerNormalization', inputs: ['x', 's'], outputs: ['z', 'm'] }] } }, placement: ['LayerNormalization:wasm'] },
+  { name: 'BatchNormalization', spec: one('BatchNormalization', [2, 3, 4, 5], { extra: ['s', 'b', 'mu', 'v'], attrs: { epsilon: 0.001 },
+    inits: [weight('s', [3], 1), weight('b', [3], 2), weight('mu', [3], 3), { name: 'v', type: 'float32', dims: [3], values: [0.5, 1, 2] }] }), placement: gpu('BatchNormalization') },
   {
     name: 'Reshape and Flatten keep the buffer',
     spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], initializers: [ints('s', [0, -1, 2])],
