@@ -65,6 +65,11 @@ export const cases = [
     nodes: [{ op: 'LayerNormalization', inputs: ['x', 's'], outputs: ['z', 'm'] }] } }, placement: ['LayerNormalization:wasm'] },
   { name: 'BatchNormalization', spec: one('BatchNormalization', [2, 3, 4, 5], { extra: ['s', 'b', 'mu', 'v'], attrs: { epsilon: 0.001 },
     inits: [weight('s', [3], 1), weight('b', [3], 2), weight('mu', [3], 3), { name: 'v', type: 'float32', dims: [3], values: [0.5, 1, 2] }] }), placement: gpu('BatchNormalization') },
+  { name: 'ReduceMean axes attribute, keepdims', spec: one('ReduceMean', [2, 3, 4, 5], { attrs: { axes: [1, 3] }, opset: 13 }), placement: gpu('ReduceMean'), tolerance: 1e-6 },
+  { name: 'ReduceSum axes input, no keepdims', spec: one('ReduceSum', [2, 3, 4], { extra: ['a'], attrs: { keepdims: 0 }, opset: 13, inits: [ints('a', [-1, 0])] }), placement: gpu('ReduceSum') },
+  { name: 'ReduceSum empty axes, noop', spec: one('ReduceSum', [2, 3], { extra: ['a'], attrs: { noop_with_empty_axes: 1 }, opset: 13, inits: [ints('a', [])] }), placement: gpu('ReduceSum') },
+  { name: 'ReduceMax axes input (opset 18)', spec: one('ReduceMax', [3, 4, 5], { extra: ['a'], attrs: { keepdims: 0 }, opset: 18, inits: [ints('a', [1])] }), placement: gpu('ReduceMax') },
+  { name: 'ReduceMin all axes', spec: one('ReduceMin', [3, 4, 5], { opset: 13 }), placement: gpu('ReduceMin') },
   {
     name: 'Reshape and Flatten keep the buffer',
     spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], initializers: [ints('s', [0, -1, 2])],

@@ -11,8 +11,9 @@ import { kernels as pool } from './pool.js';
 import { kernels as softmax } from './softmax.js';
 import { kernels as layout } from './layout.js';
 import { kernels as norm } from './norm.js';
+import { kernels as reduce } from './reduce.js';
 
-const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout, ...norm };
+const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout, ...norm, ...reduce };
 
 // A value of the run: a CPU Tensor, a GPU buffer (float32), or both.
 class Slot {
