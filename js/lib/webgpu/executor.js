@@ -12,8 +12,9 @@ import { kernels as softmax } from './softmax.js';
 import { kernels as layout } from './layout.js';
 import { kernels as norm } from './norm.js';
 import { kernels as reduce } from './reduce.js';
+import { kernels as select } from './select.js';
 
-const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout, ...norm, ...reduce };
+const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout, ...norm, ...reduce, ...select };
 
 // A value of the run: a CPU Tensor, a GPU buffer (float32), or both.
 class Slot {
