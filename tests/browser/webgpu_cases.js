@@ -81,6 +81,20 @@ export const cases = [
     nodes: [{ op: 'Split', inputs: ['x'], outputs: ['a', 'b', 'c'] }] } }, placement: gpu('Split') },
   { name: 'Split attribute (opset 11)', spec: { model: { inputs: [f('x', [3, 6])], outputs: [out('a'), out('b')], opset: 11,
     nodes: [{ op: 'Split', inputs: ['x'], outputs: ['a', 'b'], attrs: { axis: -1, split: [4, 2] } }] } }, placement: gpu('Split') },
+  ...[
+    ['nearest scales, half_pixel', [1, 2, 3, 4], { scales: [1, 1, 2, 1.5] }],
+    ['nearest sizes, asymmetric floor', [1, 2, 5, 6], { sizes: [1, 2, 3, 9] }, { coordinate_transformation_mode: 'asymmetric', nearest_mode: 'floor' }],
+    ['nearest round_prefer_ceil, align_corners', [2, 7], { scales: [1, 1.7] }, { coordinate_transformation_mode: 'align_corners', nearest_mode: 'round_prefer_ceil' }],
+    ['linear upsample, half_pixel', [1, 2, 4, 5], { scales: [1, 1, 2, 2] }, { mode: 'linear' }],
+    ['linear downsample sizes, pytorch_half_pixel', [1, 3, 8, 7], { sizes: [1, 3, 3, 4] }, { mode: 'linear', coordinate_transformation_mode: 'pytorch_half_pixel' }],
+    ['linear align_corners, 3 axes', [2, 3, 4], { sizes: [3, 5, 7] }, { mode: 'linear', coordinate_transformation_mode: 'align_corners' }],
+    ['cubic falls back', [1, 1, 4, 4], { scales: [1, 1, 2, 2] }, { mode: 'cubic' }, 'wasm'],
+  ].map(([what, dims, { scales, sizes }, attrs, ep = 'webgpu']) => ({
+    name: `Resize ${what}`, placement: [`Resize:${ep}`], tolerance: 1e-6,
+    spec: one('Resize', dims, { opset: 13, attrs, extra: ['roi', scales ? 'sc' : '', ...(sizes ? ['sz'] : [])],
+      inits: [{ name: 'roi', type: 'float32', dims: [0], values: [] }, ...(scales ? [{ name: 'sc', type: 'float32', dims: [scales.length], values: scales }] : []), ...(sizes ? [ints('sz', sizes)] : [])] }),
+  })),
+  { name: 'Resize opset 10 (asymmetric, nearest)', spec: one('Resize', [1, 1, 3, 3], { opset: 10, extra: ['sc'], inits: [{ name: 'sc', type: 'float32', dims: [4], values: [1, 1, 2.5, 0.7] }] }), placement: gpu('Resize') },
   {
     name: 'Reshape and Flatten keep the buffer',
     spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], initializers: [ints('s', [0, -1, 2])],

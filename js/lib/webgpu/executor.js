@@ -13,8 +13,9 @@ import { kernels as layout } from './layout.js';
 import { kernels as norm } from './norm.js';
 import { kernels as reduce } from './reduce.js';
 import { kernels as select } from './select.js';
+import { kernels as resize } from './resize.js';
 
-const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout, ...norm, ...reduce, ...select };
+const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout, ...norm, ...reduce, ...select, ...resize };
 
 // A value of the run: a CPU Tensor, a GPU buffer (float32), or both.
 class Slot {
