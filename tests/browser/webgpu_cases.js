@@ -95,6 +95,10 @@ export const cases = [
       inits: [{ name: 'roi', type: 'float32', dims: [0], values: [] }, ...(scales ? [{ name: 'sc', type: 'float32', dims: [scales.length], values: scales }] : []), ...(sizes ? [ints('sz', sizes)] : [])] }),
   })),
   { name: 'Resize opset 10 (asymmetric, nearest)', spec: one('Resize', [1, 1, 3, 3], { opset: 10, extra: ['sc'], inits: [{ name: 'sc', type: 'float32', dims: [4], values: [1, 1, 2.5, 0.7] }] }), placement: gpu('Resize') },
+  { name: 'ConvTranspose stride pads bias', spec: one('ConvTranspose', [1, 4, 5, 5], { extra: ['w', 'b'], attrs: { strides: [2, 2], pads: [1, 1, 0, 1] }, inits: [weight('w', [4, 3, 3, 3]), weight('b', [3], 5)] }), placement: gpu('ConvTranspose') },
+  { name: 'ConvTranspose grouped dilated output_padding', spec: one('ConvTranspose', [2, 4, 4, 3], { extra: ['w'], attrs: { group: 2, dilations: [2, 1], strides: [3, 2], output_padding: [1, 1] }, inits: [weight('w', [4, 3, 2, 3])] }), placement: gpu('ConvTranspose') },
+  { name: 'ConvTranspose output_shape', spec: one('ConvTranspose', [1, 2, 3, 3], { extra: ['w'], attrs: { strides: [2, 2], output_shape: [8, 7] }, inits: [weight('w', [2, 2, 3, 3])] }), placement: gpu('ConvTranspose') },
+  { name: 'ConvTranspose 1-D falls back', spec: one('ConvTranspose', [1, 2, 5], { extra: ['w'], inits: [weight('w', [2, 2, 3])] }), placement: ['ConvTranspose:wasm'] },
   {
     name: 'Reshape and Flatten keep the buffer',
     spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], initializers: [ints('s', [0, -1, 2])],

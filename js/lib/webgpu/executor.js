@@ -14,8 +14,9 @@ import { kernels as norm } from './norm.js';
 import { kernels as reduce } from './reduce.js';
 import { kernels as select } from './select.js';
 import { kernels as resize } from './resize.js';
+import { kernels as convTranspose } from './convtranspose.js';
 
-const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout, ...norm, ...reduce, ...select, ...resize };
+const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout, ...norm, ...reduce, ...select, ...resize, ...convTranspose };
 
 // A value of the run: a CPU Tensor, a GPU buffer (float32), or both.
 class Slot {
