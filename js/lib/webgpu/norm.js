@@ -8,33 +8,41 @@ function rows(node, dims) {
   let axis = node.attrs.axis ?? -1;
   if (axis < 0) axis += dims.length;
   if (axis < 0 || axis >= dims.length) return null;
-  return { inner: numel(dims.slice(axis)), outer: numel(dims.slice(0, axis)) };
+  return { axis, inner: numel(dims.slice(axis)), outer: numel(dims.slice(0, axis)) };
 }
 
 const extraOutputs = (node, count) => node.outputs.slice(count).some(Boolean);
+
+// Statements giving one row's `mean` and `inv` (1 / sqrt(var + epsilon)) from in0.
+const rowStats = (inner, epsilon) => `  let base = i * ${inner}u;
+  var sum = 0.0;
+  for (var k = 0u; k < ${inner}u; k++) { sum = sum + in0[base + k]; }
+  let mean = sum / f32(${inner});
+  var sq = 0.0;
+  for (var k = 0u; k < ${inner}u; k++) { let d = in0[base + k] - mean; sq = sq + d * d; }
+  let inv = 1.0 / sqrt(sq / f32(${inner}) + ${f32(epsilon)});`;
 
 const layerNorm = {
   check(node, ins) {
     const r = rows(node, ins[0].dims);
     if (!r) return 'axis out of range';
     if ((node.attrs.stash_type ?? 1) !== 1) return 'stash_type other than float';
-    if (extraOutputs(node, 1)) return 'Mean/InvStdDev outputs';
     if (ins.slice(1).some((p) => p && numel(p.dims) !== r.inner)) return 'scale or bias does not cover the normalized shape';
     return null;
   },
+  // Y, then the optional Mean and InvStdDev: each its own dispatch of one invocation per
+  // row, the statistics computed by the same statements, so all three agree.
   run(gpu, node, ins) {
-    const { inner, outer } = rows(node, ins[0].dims);
+    const dims = ins[0].dims, { axis, inner, outer } = rows(node, dims), n = numel(dims);
+    const stats = rowStats(inner, node.attrs.epsilon ?? 1e-5);
     const inputs = [ins[0].buffer, ins[1].buffer, ...(ins[2] ? [ins[2].buffer] : [])];
-    const body = `  let base = i * ${inner}u;
-  var sum = 0.0;
-  for (var k = 0u; k < ${inner}u; k++) { sum = sum + in0[base + k]; }
-  let mean = sum / f32(${inner});
-  var sq = 0.0;
-  for (var k = 0u; k < ${inner}u; k++) { let d = in0[base + k] - mean; sq = sq + d * d; }
-  let inv = 1.0 / sqrt(sq / f32(${inner}) + ${f32(node.attrs.epsilon ?? 1e-5)});
+    const y = `${stats}
   for (var k = 0u; k < ${inner}u; k++) { out[base + k] = (in0[base + k] - mean) * inv * in1[k]${ins[2] ? ' + in2[k]' : ''}; }`;
-    const n = numel(ins[0].dims);
-    return [{ dims: ins[0].dims, buffer: gpu.compute(body, inputs, n, n ? outer : 0) }];
+    const outs = [{ dims, buffer: gpu.compute(y, inputs, n, n ? outer : 0) }];
+    const statDims = dims.map((d, k) => (k < axis ? d : 1));
+    for (const v of ['mean', 'inv'].slice(0, node.outputs.length - 1))
+      outs.push({ dims: statDims, buffer: gpu.compute(`${stats}\n  out[i] = ${v};`, [ins[0].buffer], outer) });
+    return outs;
   },
 };
 
