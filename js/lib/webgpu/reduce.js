@@ -5,7 +5,7 @@ import { coords, numel, strides } from './wgsl.js';
 
 // [init, fold of `acc` and `v`, finish]; Max/Min keep the first NaN, as the wasm kernel does.
 const KINDS = {
-  ReduceSum: ['0.0', 'acc + v', (n) => 'acc'],
+  ReduceSum: ['0.0', 'acc + v', () => 'acc'],
   ReduceMean: ['0.0', 'acc + v', (n) => `acc / f32(${n})`],
   ReduceMax: ['in0[base]', 'select(acc, v, v > acc || v != v)', () => 'acc'],
   ReduceMin: ['in0[base]', 'select(acc, v, v < acc || v != v)', () => 'acc'],
