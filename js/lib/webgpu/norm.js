@@ -26,6 +26,7 @@ const layerNorm = {
   check(node, ins) {
     const r = rows(node, ins[0].dims);
     if (!r) return 'axis out of range';
+    if (!r.inner) return 'empty rows';  // the wasm kernel's statistics of no elements are 0
     if ((node.attrs.stash_type ?? 1) !== 1) return 'stash_type other than float';
     if (ins.slice(1).some((p) => p && numel(p.dims) !== r.inner)) return 'scale or bias does not cover the normalized shape';
     return null;
