@@ -10,7 +10,7 @@ import { parseValue, compareValues } from '../js/onnx-testdata.js';
 import { ROOT } from '../js/native.js';
 
 const DATA = process.env.TWINRT_TESTDATA || '/usr/share/libonnx-testdata/data';
-const OPS = /^test_(add|sub|mul|div|relu|sigmoid|tanh|exp|sqrt|clip|hardsigmoid|hardswish|leakyrelu|matmul|gemm|conv|maxpool|averagepool|globalaveragepool|softmax|reshape|flatten|transpose|concat)(_|$)/;
+const OPS = /^test_(add|sub|mul|div|relu|sigmoid|tanh|exp|sqrt|clip|hardsigmoid|hardswish|leakyrelu|matmul|gemm|conv|maxpool|averagepool|globalaveragepool|softmax|reshape|flatten|transpose|concat|layer_normalization|batchnorm|reduce_mean|reduce_sum(?!_square)|reduce_max|reduce_min|slice|gather(?!_elements)|split|resize|convtranspose)(_|$)/;
 
 // Data sets the native runner lists as failing in default mode.
 function listedFailures() {

@@ -10,8 +10,13 @@ import { kernels as conv } from './conv.js';
 import { kernels as pool } from './pool.js';
 import { kernels as softmax } from './softmax.js';
 import { kernels as layout } from './layout.js';
+import { kernels as norm } from './norm.js';
+import { kernels as reduce } from './reduce.js';
+import { kernels as select } from './select.js';
+import { kernels as resize } from './resize.js';
+import { kernels as convTranspose } from './convtranspose.js';
 
-const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout };
+const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout, ...norm, ...reduce, ...select, ...resize, ...convTranspose };
 
 // A value of the run: a CPU Tensor, a GPU buffer (float32), or both.
 class Slot {

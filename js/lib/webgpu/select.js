@@ -1,0 +1,98 @@
+// Ops that pick input elements: Slice, Gather, Split. One invocation per output element
+// copies one input element; starts, indices and split sizes are read on the CPU and baked
+// into the WGSL (Gather's indices go up as a buffer of u32).
+import { coords, numel, strides } from './wgsl.js';
+
+const list = (view) => (view ? Array.from(view.data, Number) : null);
+const normAxis = (a, rank) => (a < 0 ? a + rank : a);
+const validAxes = (axes, rank) => axes.every((a) => a >= 0 && a < rank) && new Set(axes).size === axes.length;
+
+// Per axis { start, step, len } as ONNX clamps them, or null when the inputs do not fit.
+function sliceRanges(node, ins, opset) {
+  const dims = ins[0].dims, rank = dims.length;
+  const [starts, ends, axesIn, stepsIn] = opset >= 10 ? [1, 2, 3, 4].map((k) => list(ins[k]))
+    : [node.attrs.starts, node.attrs.ends, node.attrs.axes, null];
+  if (!starts || !ends || starts.length !== ends.length) return null;
+  const axes = (axesIn || starts.map((_, k) => k)).map((a) => normAxis(a, rank));
+  const steps = stepsIn || starts.map(() => 1);
+  if (axes.length !== starts.length || steps.length !== starts.length || !validAxes(axes, rank) || steps.includes(0)) return null;
+  const ranges = dims.map((d) => ({ start: 0, step: 1, len: d }));
+  axes.forEach((a, k) => {
+    const d = dims[a], step = steps[k];
+    const clamp = (v, lo, hi) => Math.min(Math.max(v < 0 ? v + d : v, lo), hi);
+    const start = step > 0 ? clamp(starts[k], 0, d) : clamp(starts[k], 0, d - 1);
+    const end = step > 0 ? clamp(ends[k], 0, d) : clamp(ends[k], -1, d - 1);
+    ranges[a] = { start, step, len: Math.max(0, Math.ceil((end - start) / step)) };
+  });
+  return ranges;
+}
+
+const slice = {
+  cpuInputs: [1, 2, 3, 4],
+  check: (node, ins, ctx) => (sliceRanges(node, ins, ctx.opset) ? null : 'starts/ends/axes/steps do not fit'),
+  run(gpu, node, ins, ctx) {
+    const ranges = sliceRanges(node, ins, ctx.opset), s = strides(ins[0].dims);
+    const outDims = ranges.map((r) => r.len);
+    const index = ranges.map((r, k) => `(${r.start} + i32(c${k}) * ${r.step}) * ${s[k]}`).join(' + ') || '0';
+    const body = `${coords(outDims)}\n  out[i] = in0[u32(${index})];`;
+    return [{ dims: outDims, buffer: gpu.compute(body, [ins[0].buffer], numel(outDims)) }];
+  },
+};
+
+// Gather: indices (negative ones counted from the end) checked against the axis here.
+function gatherGeometry(node, ins) {
+  const dims = ins[0].dims, axis = normAxis(node.attrs.axis ?? 0, dims.length);
+  if (!(axis >= 0 && axis < dims.length)) return null;
+  const D = dims[axis];
+  const indices = list(ins[1]).map((v) => (v < 0 ? v + D : v));
+  if (indices.some((v) => v < 0 || v >= D)) return null;
+  const outDims = [...dims.slice(0, axis), ...ins[1].dims, ...dims.slice(axis + 1)];
+  return { D, indices, outDims, inner: numel(dims.slice(axis + 1)) };
+}
+
+const gather = {
+  cpuInputs: [1],
+  check: (node, ins) => (gatherGeometry(node, ins) ? null : 'axis or an index out of range'),
+  run(gpu, node, ins, ctx) {
+    const { D, indices, outDims, inner } = gatherGeometry(node, ins);
+    const idx = gpu.upload(new Uint32Array(indices));
+    ctx.keep.add(idx);
+    const n = indices.length;
+    const body = `  let r = i % ${inner}u; let j = (i / ${inner}u) % ${n}u; let o = i / ${inner * n}u;
+  out[i] = in0[(o * ${D}u + bitcast<u32>(in1[j])) * ${inner}u + r];`;
+    return [{ dims: outDims, buffer: gpu.compute(body, [ins[0].buffer, idx], numel(outDims)) }];
+  },
+};
+
+// Split sizes: input 1 (opset 13+), the `split` attribute, or equal parts.
+function splitSizes(node, ins, opset) {
+  const dims = ins[0].dims, axis = normAxis(node.attrs.axis ?? 0, dims.length);
+  if (!(axis >= 0 && axis < dims.length)) return null;
+  const D = dims[axis], count = node.outputs.length;
+  let sizes = opset >= 13 ? list(ins[1]) : node.attrs.split;
+  if (!sizes || !sizes.length) {
+    if (D % count) return null;
+    sizes = new Array(count).fill(D / count);
+  }
+  if (sizes.length !== count || sizes.reduce((a, b) => a + b, 0) !== D || sizes.some((v) => v < 0)) return null;
+  return { axis, sizes };
+}
+
+const split = {
+  cpuInputs: [1],
+  check: (node, ins, ctx) => (splitSizes(node, ins, ctx.opset) ? null : 'split sizes do not fit'),
+  run(gpu, node, ins, ctx) {
+    const { axis, sizes } = splitSizes(node, ins, ctx.opset);
+    const dims = ins[0].dims, D = dims[axis], inner = numel(dims.slice(axis + 1));
+    let start = 0;
+    return sizes.map((len) => {
+      const outDims = dims.map((d, k) => (k === axis ? len : d));
+      const body = `  let r = i % ${inner}u; let a = (i / ${inner}u) % ${len || 1}u; let o = i / ${inner * len || 1}u;
+  out[i] = in0[(o * ${D}u + ${start}u + a) * ${inner}u + r];`;
+      start += len;
+      return { dims: outDims, buffer: gpu.compute(body, [ins[0].buffer], numel(outDims)) };
+    });
+  },
+};
+
+export const kernels = { Slice: slice, Gather: gather, Split: split };
