@@ -2,7 +2,7 @@
 // kernel columns, in that order. Groups (and so depthwise), strides, pads, dilations.
 import { epilogue, epilogueProblem } from './epilogue.js';
 import { coords, numel } from './wgsl.js';
-import { windowGeometry } from './window.js';
+import { windowGeometry, windowTaps } from './window.js';
 
 function geometry(node, ins) {
   const [x, w] = ins;
@@ -41,15 +41,7 @@ const conv = {
   for (var c = 0u; c < ${CG}u; c++) {
     let xBase = (n * ${g.C}u + c0g + c) * ${H * W}u;
     let wBase = (m * ${CG}u + c) * ${KH * KW}u;
-    for (var kh = 0u; kh < ${KH}u; kh++) {
-      let ih = i32(oh * ${g.strides[0]}u + kh * ${g.dilations[0]}u) - ${g.padBegin[0]};
-      if (ih < 0 || ih >= ${H}) { continue; }
-      for (var kw = 0u; kw < ${KW}u; kw++) {
-        let iw = i32(ow * ${g.strides[1]}u + kw * ${g.dilations[1]}u) - ${g.padBegin[1]};
-        if (iw < 0 || iw >= ${W}) { continue; }
-        acc = acc + in0[xBase + u32(ih) * ${W}u + u32(iw)] * in1[wBase + kh * ${KW}u + kw];
-      }
-    }
+${windowTaps(g, `acc = acc + in0[xBase + u32(ih) * ${W}u + u32(iw)] * in1[wBase + kh * ${KW}u + kw];`, '    ')}
   }
 ${bias}
 ${finish}

@@ -1,7 +1,7 @@
 // MaxPool, AveragePool (1-D and 2-D windows) and GlobalAveragePool: one invocation per
 // output element, window rows then columns in order.
 import { coords, numel, f32 } from './wgsl.js';
-import { windowGeometry } from './window.js';
+import { windowGeometry, windowTaps } from './window.js';
 
 function geometry(node, ins) {
   const g = node.attrs.kernel_shape && windowGeometry(node.attrs, ins[0].dims, node.attrs.kernel_shape, !!node.attrs.ceil_mode);
@@ -39,16 +39,7 @@ function pool(kind) {
   let base = (c0 * ${g.outDims[1]}u + c1) * ${H * W}u;
   var acc = ${init};
   var cnt = 0u;
-  for (var kh = 0u; kh < ${KH}u; kh++) {
-    let ih = i32(oh * ${g.strides[0]}u + kh * ${g.dilations[0]}u) - ${g.padBegin[0]};
-    if (ih < 0 || ih >= ${H}) { continue; }
-    for (var kw = 0u; kw < ${KW}u; kw++) {
-      let iw = i32(ow * ${g.strides[1]}u + kw * ${g.dilations[1]}u) - ${g.padBegin[1]};
-      if (iw < 0 || iw >= ${W}) { continue; }
-      let v = in0[base + u32(ih) * ${W}u + u32(iw)];
-      ${step}
-    }
-  }
+${windowTaps(g, `let v = in0[base + u32(ih) * ${W}u + u32(iw)]; ${step}`)}
 ${finish}
   out[i] = acc;`;
       return [{ dims: g.outDims, buffer: gpu.compute(body, [ins[0].buffer], numel(g.outDims)) }];

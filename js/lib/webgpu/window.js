@@ -45,3 +45,19 @@ export function windowGeometry(attrs, inDims, kernelShape, ceilMode = false) {
     outDims: [inDims[0], null, ...out],
   };
 }
+
+// WGSL loops over the taps of window (oh, ow) of geometry g that fall inside the input,
+// in row-major order: `body` runs with ih, iw (input row and column, i32) and kh, kw in
+// scope; `indent` is the loops' indentation.
+export function windowTaps(g, body, indent = '  ') {
+  const [H, W] = g.spatial, [KH, KW] = g.kernel;
+  return `${indent}for (var kh = 0u; kh < ${KH}u; kh++) {
+${indent}  let ih = i32(oh * ${g.strides[0]}u + kh * ${g.dilations[0]}u) - ${g.padBegin[0]};
+${indent}  if (ih < 0 || ih >= ${H}) { continue; }
+${indent}  for (var kw = 0u; kw < ${KW}u; kw++) {
+${indent}    let iw = i32(ow * ${g.strides[1]}u + kw * ${g.dilations[1]}u) - ${g.padBegin[1]};
+${indent}    if (iw < 0 || iw >= ${W}) { continue; }
+${indent}    ${body}
+${indent}  }
+${indent}}`;
+}
