@@ -1,6 +1,6 @@
-// "ort-browser" and "ort-browser-webgpu" (alias "ort-webgpu"): onnxruntime-web in headless Chromium, with its
-// WebAssembly backend or its WebGPU execution provider (on Chromium's software adapter
-// when there is no GPU).
+// "ort-browser" and "ort-browser-webgpu" (alias "ort-webgpu"): onnxruntime-web in headless
+// Chromium, with its WebAssembly backend or its WebGPU execution provider (on Chromium's
+// software adapter when there is no GPU).
 'use strict';
 const path = require('path');
 const { TOOLS_DIR, packageVersion, requirePackage } = require('../errors');

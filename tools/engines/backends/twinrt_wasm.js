@@ -1,7 +1,8 @@
 // "twinrt-wasm" / "twinrt-wasm-ref" (Node.js), "twinrt-browser" / "twinrt-browser-ref" and
 // "twinrt-webgpu" / "twinrt-webgpu-exact" (headless Chromium): twinrt's own WebAssembly package
-// (js/, npm name twinrt-web) behind the onnxruntime-web API shape, in default, exact or reference mode. With the native "twinrt-ref" engine,
-// `twinrt compare MODEL --engines twinrt-ref,twinrt-wasm-ref` shows the bit-identity directly.
+// (js/, npm name twinrt-web) behind the onnxruntime-web API shape, in default, exact or reference
+// mode. With the native "twinrt-ref" engine, `twinrt compare MODEL --engines
+// twinrt-ref,twinrt-wasm-ref` shows the bit-identity directly.
 'use strict';
 const fs = require('fs');
 const path = require('path');
