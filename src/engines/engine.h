@@ -36,7 +36,7 @@ class Engine {
   // The name it was made from: "twinrt", "twinrt-ref", "ort", "ort-web", "ort-browser", ...
   virtual std::string name() const = 0;
   // What actually ran, for reports: versions, backend, the WebGPU adapter, threads.
-  // Meaningful after load().
+  // Meaningful after load(); after run() a WebGPU engine adds which nodes ran on the GPU.
   virtual std::string description() const = 0;
 
   // Loads `model_path`. A model the engine rejects fails with kInvalidModel (or the

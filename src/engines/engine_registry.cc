@@ -9,8 +9,9 @@ namespace {
 // Engines behind the Node.js runner; each name is also its backend's name in
 // tools/engines/backends/index.js.
 const std::vector<std::string> kRunnerEngines = {
-    "ort",         "ort-web",         "ort-browser",       "ort-browser-webgpu", "twinrt-wasm",
-    "twinrt-wasm-ref", "twinrt-wasm-exact", "twinrt-browser", "twinrt-browser-ref", "twinrt-browser-exact"};
+    "ort",           "ort-web",           "ort-browser",    "ort-browser-webgpu", "ort-webgpu",
+    "twinrt-wasm",   "twinrt-wasm-ref",   "twinrt-wasm-exact", "twinrt-browser", "twinrt-browser-ref",
+    "twinrt-browser-exact", "twinrt-webgpu", "twinrt-webgpu-exact"};
 
 const std::vector<std::string> kGraphOptimizationLevels = {"disabled", "basic", "extended", "all"};
 

@@ -84,6 +84,7 @@ class RunnerEngine : public Engine {
     ASSIGN_OR_RETURN(json files, write_inputs(inputs));
     ASSIGN_OR_RETURN(json reply, call({{"cmd", "run"}, {"inputs", files}, {"outputs", names}, {"out_dir", out_dir}},
                                       StatusCode::kNotImplemented));
+    description_ = reply.value("description", description_);  // e.g. where WebGPU ran each node
     const json& written = reply["files"];
     if (!written.is_array() || written.size() != names.size())
       return internal_error(name_ + ": the runner answered " + std::to_string(written.size()) + " files for " +
@@ -100,7 +101,8 @@ class RunnerEngine : public Engine {
   }
 
   Result<int64_t> peak_rss_bytes() override {
-    if (name_.find("browser") != std::string::npos) return int64_t{-1};  // the page's memory is elsewhere
+    // The page's memory is in Chromium's processes, not the runner's (every webgpu engine runs in Chromium).
+    if (name_.find("browser") != std::string::npos || name_.find("webgpu") != std::string::npos) return int64_t{-1};
     ASSIGN_OR_RETURN(json reply, call({{"cmd", "memory"}}, StatusCode::kNotImplemented));
     const int64_t peak = reply.value("peak_rss_bytes", int64_t{-1}), start = reply.value("start_rss_bytes", int64_t{-1});
     return peak < 0 || start < 0 ? int64_t{-1} : peak - start;

@@ -35,6 +35,7 @@ EngineRun run_cases(engines::Engine& engine, const std::string& label, const std
     }
     run.per_case.push_back(std::move(*result));
   }
+  run.entry.description = engine.description();  // a WebGPU engine names where its nodes ran only after a run
   run.entry.mean_run_ms = inputs.cases.empty() ? 0 : total_ms / static_cast<double>(inputs.cases.size());
   return run;
 }

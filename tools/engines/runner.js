@@ -5,7 +5,7 @@
 //   (on start)                                     -> {ok, description} | {ok:false, code, error}
 //   {cmd:"load", model}                             -> {ok, description, inputNames, outputNames}
 //   {cmd:"run", inputs:{name:npy}, outputs:[name], out_dir}
-//                                                  -> {ok, files:[npy per output, in order]}
+//                                                  -> {ok, files:[npy per output, in order], description?}
 //   {cmd:"time", inputs:{name:npy}, runs}           -> {ok, ms:[one per run]}
 //   {cmd:"memory"}                                 -> {ok, peak_rss_bytes, start_rss_bytes} (VmHWM now, at start)
 //   {cmd:"quit"}                                   -> {ok} and exit
@@ -68,7 +68,8 @@ async function handle(state, msg) {
         delete results[name];  // written: let the collector take it before the next one
         return file;
       });
-      return { ok: true, files };
+      // A backend whose description depends on the run (where WebGPU put each node) updates it.
+      return state.model.description ? { ok: true, files, description: state.model.description } : { ok: true, files };
     }
     case 'time': {
       if (!state.model) throw new Error('no model loaded');

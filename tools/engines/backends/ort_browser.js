@@ -1,6 +1,6 @@
-// "ort-browser" and "ort-browser-webgpu": onnxruntime-web in headless Chromium, with its
-// WebAssembly backend or its WebGPU execution provider (on Chromium's software adapter
-// when there is no GPU).
+// "ort-browser" and "ort-browser-webgpu" (alias "ort-webgpu"): onnxruntime-web in headless
+// Chromium, with its WebAssembly backend or its WebGPU execution provider (on Chromium's
+// software adapter when there is no GPU).
 'use strict';
 const path = require('path');
 const { TOOLS_DIR, packageVersion, requirePackage } = require('../errors');
@@ -26,9 +26,7 @@ function start(options, { webgpu }) {
       const where = `in Chromium ${info.browser}${info.crossOriginIsolated ? '' : ' (not cross-origin isolated)'}`;
       const threadText = threads > 0 ? `${threads} thread${threads > 1 ? 's' : ''}` : 'default threads';
       if (!webgpu) return `onnxruntime-web ${version} WASM (SIMD) ${where}, ${optimization}, ${threadText}`;
-      const a = info.adapter;
-      const adapter = [a.vendor, a.architecture, a.device, a.description].filter(Boolean).join(' ') || 'unnamed adapter';
-      return `onnxruntime-web ${version} WebGPU ${where}, ${optimization}, adapter: ${adapter}`;
+      return `onnxruntime-web ${version} WebGPU ${where}, ${optimization}, adapter: ${browser.adapterName(info.adapter)}`;
     },
   });
 }

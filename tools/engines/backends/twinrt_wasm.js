@@ -1,7 +1,8 @@
-// "twinrt-wasm" / "twinrt-wasm-ref" (Node.js) and "twinrt-browser" / "twinrt-browser-ref"
-// (headless Chromium): twinrt's own WebAssembly package (js/, npm name twinrt-web) behind the
-// onnxruntime-web API shape, in default, exact or reference mode. With the native "twinrt-ref" engine,
-// `twinrt compare MODEL --engines twinrt-ref,twinrt-wasm-ref` shows the bit-identity directly.
+// "twinrt-wasm" / "twinrt-wasm-ref" (Node.js), "twinrt-browser" / "twinrt-browser-ref" and
+// "twinrt-webgpu" / "twinrt-webgpu-exact" (headless Chromium): twinrt's own WebAssembly package
+// (js/, npm name twinrt-web) behind the onnxruntime-web API shape, in default, exact or reference
+// mode. With the native "twinrt-ref" engine, `twinrt compare MODEL --engines
+// twinrt-ref,twinrt-wasm-ref` shows the bit-identity directly.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -44,17 +45,33 @@ async function startNode(options, mode) {
   };
 }
 
-async function startBrowser(options, mode) {
+// Where a WebGPU run put its nodes: "webgpu: 52 of 55 nodes on the GPU; on wasm: Resize 'up1', ...".
+function placementText(placement) {
+  if (!placement) return 'placement known after the first run';
+  const onWasm = placement.filter((p) => p.ep !== 'webgpu');
+  const text = `webgpu: ${placement.length - onWasm.length} of ${placement.length} nodes on the GPU`;
+  return onWasm.length ? `${text}; on wasm: ${onWasm.map((p) => (p.node ? `${p.op} '${p.node}'` : p.op)).join(', ')}` : text;
+}
+
+// twinrt-browser*: the wasm provider in a page. twinrt-webgpu*: the WebGPU provider alone (so a
+// missing adapter fails instead of running everything on wasm); nodes without a GPU kernel
+// still run on wasm, in `mode`, and the description lists them.
+async function startBrowser(options, mode, { webgpu = false } = {}) {
   const version = checkBuilt();
   const threads = options.threads >= 0 ? options.threads : 1;
+  const providers = webgpu ? { executionProviders: ['webgpu'] } : {};
   return browser.start({ threads }, {
     libDir: PACKAGE_DIR,
     moduleFile: 'lib/browser.js',
-    webgpu: false,
+    webgpu,
     configure: (o) => { window.engineApi.env.wasm.numThreads = o.threads; },
-    sessionOptions: ortSessionOptions(options, { mode, intraOpNumThreads: threads }),
-    describe: (info) => `twinrt-web ${version} WASM in Chromium ${info.browser}` +
-      `${info.crossOriginIsolated ? '' : ' (not cross-origin isolated)'}, mode ${mode}, ${threadText(threads)}`,
+    sessionOptions: ortSessionOptions(options, { mode, intraOpNumThreads: threads, ...providers }),
+    describe: (info, placement) => {
+      const where = `in Chromium ${info.browser}${info.crossOriginIsolated ? '' : ' (not cross-origin isolated)'}`;
+      if (!webgpu) return `twinrt-web ${version} WASM ${where}, mode ${mode}, ${threadText(threads)}`;
+      return `twinrt-web ${version} WebGPU ${where}, adapter: ${browser.adapterName(info.adapter)}, ` +
+        `fallback on wasm in mode ${mode} with ${threadText(threads)}; ${placementText(placement)}`;
+    },
   });
 }
 

@@ -4,7 +4,8 @@
 //   libDir       folder served at /lib/ (the engine's .mjs and .wasm files)
 //   moduleFile   the ES module under libDir to import
 //   webgpu       require a WebGPU adapter and name it in the description
-//   describe(info)              -> description text; info: {version, browser, adapter, crossOriginIsolated}
+//   describe(info, placement)   -> description text; info: {version, browser, adapter, crossOriginIsolated};
+//                                  placement: the session's placement after a run (twinrt-web WebGPU), else null
 //   configure(options) in page  -> runs in the page after the import (window.engineApi is the module)
 //   sessionOptions              -> what InferenceSession.create gets
 'use strict';
@@ -60,11 +61,11 @@ async function start(options, spec) {
     await page.waitForFunction(() => window.twinrtEngineReady === true);
     const info = await page.evaluate(([m, g]) => window.twinrtEngine.start(m, g), [`/lib/${spec.moduleFile}`, !!spec.webgpu]);
     if (spec.webgpu && !info.adapter)
-      throw unavailable(`chromium offers no WebGPU adapter (navigator.gpu ${'gpu' in info ? 'present' : 'gave none'}); ` +
+      throw unavailable(`chromium offers no WebGPU adapter (${info.hasGpu ? 'navigator.gpu gave none' : 'no navigator.gpu'}); ` +
                         `it needs --enable-unsafe-webgpu --use-webgpu-adapter=swiftshader and a Chromium with SwiftShader`);
     await page.evaluate(spec.configure, options);
     info.browser = browser.version();
-    const description = spec.describe(info);
+    const description = spec.describe(info, null);
     return {
       description,
       async load(model) {
@@ -75,17 +76,20 @@ async function start(options, spec) {
         } catch (e) {
           throw asModelError(new Error(pageErrorText(e)));
         }
-        return {
+        const loaded = {
           ...names,
+          description,  // where the nodes ran is known after a run: then it names that
           async run(feeds, outputNames) {
             const out = await page.evaluate(([f, o]) => window.twinrtEngine.run(f, o), [encode(feeds), outputNames])
               .catch((e) => { throw new Error(pageErrorText(e)); });
-            return Object.fromEntries(Object.entries(out).map(([n, t]) => [n, decode(t)]));
+            if (out.placement) loaded.description = spec.describe(info, out.placement);
+            return Object.fromEntries(Object.entries(out.tensors).map(([n, t]) => [n, decode(t)]));
           },
           time: (feeds, runs) => page.evaluate(([f, r]) => window.twinrtEngine.time(f, r), [encode(feeds), runs])
             .catch((e) => { throw new Error(pageErrorText(e)); }),
           async close() {},
         };
+        return loaded;
       },
       close,
     };
@@ -95,10 +99,13 @@ async function start(options, spec) {
   }
 }
 
+// "google swiftshader": the adapter's info fields that are set.
+const adapterName = (a) => [a.vendor, a.architecture, a.device, a.description].filter(Boolean).join(' ') || 'unnamed adapter';
+
 // playwright wraps the page's error as "page.evaluate: Error: <text>\n    at ..."; keep the text.
 function pageErrorText(e) {
   const first = String(e.message || e).split('\n')[0];
   return first.replace(/^page\.evaluate: (Error: )?/, '');
 }
 
-module.exports = { start };
+module.exports = { start, adapterName };

@@ -43,7 +43,7 @@ window.twinrtEngine = {
                     description: info.description || '' };
       }
     }
-    return { crossOriginIsolated: self.crossOriginIsolated, userAgent: navigator.userAgent, adapter };
+    return { crossOriginIsolated: self.crossOriginIsolated, userAgent: navigator.userAgent, hasGpu: !!navigator.gpu, adapter };
   },
   async load(sessionOptions) {
     session = null;
@@ -51,10 +51,12 @@ window.twinrtEngine = {
     session = await api.InferenceSession.create(bytes, sessionOptions);
     return { inputNames: session.inputNames, outputNames: session.outputNames };
   },
+  // placement: twinrt-web's WebGPU sessions say where each node of this run ran; null otherwise.
   async run(feeds, outputNames) {
     const results = await session.run(toFeeds(feeds), outputNames);
-    return Object.fromEntries(outputNames.map((n) => [n, { type: results[n].type, dims: results[n].dims,
-                                                          b64: toBase64(results[n].data) }]));
+    const tensors = Object.fromEntries(outputNames.map((n) => [n, { type: results[n].type, dims: results[n].dims,
+                                                                   b64: toBase64(results[n].data) }]));
+    return { tensors, placement: session.placement || null };
   },
   async time(feeds, runs) {
     const tensors = toFeeds(feeds);
