@@ -38,13 +38,10 @@ struct F32Epilogue {
 
 // One tile: rows <= mr, cols <= nr of C at `c` (row stride ldc) from an A panel and a B
 // panel of k entries each. The epilogue may be null: then C gets the raw dot products.
-// B's k rows of nr floats lie b_stride floats apart: nr in a packed panel, the matrix's row
-// stride when B is read where it lies (full-width panels only: all nr floats are loaded).
 struct F32TileArgs {
   int64_t k = 0;
   const float* a = nullptr;
   const float* b = nullptr;
-  int64_t b_stride = 0;
   float* c = nullptr;
   int64_t ldc = 0;
   int rows = 0, cols = 0;

@@ -4,7 +4,6 @@
 #include <atomic>
 #include <memory>
 #include <new>
-#include <numeric>
 #include <vector>
 
 namespace twinrt::nn {
@@ -21,7 +20,6 @@ constexpr int64_t kSerialWork = 1 << 17;
 // A task computes the tiles of a range of A panels (a group, walked in L2-sized chunks)
 // against a range of B panels (a block).
 struct Tiling {
-  bool b_in_place = false;  // full-width B panels read where they lie (reads_b_in_place)
   int64_t m_panels = 0, n_panels = 0;
   int64_t chunk_panels = 0;  // A panels per chunk
   int64_t group_panels = 0;  // A panels per task
@@ -32,22 +30,8 @@ struct Tiling {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// Whether a strided B with contiguous rows (a 1x1 convolution's input) is read in place
-// instead of packed: the tile then loads nr floats of each of its k rows, a row stride
-// apart, and packing (a copy of B on every run, 7% of MobileNetV2) is saved. Those k
-// segments must stay in L1 while the tile's A panels pass over them, next to the A panel:
-// at most half of the lines of the sets they fall into (32 KiB, 8 ways, 64-byte lines; a
-// stride of a large power of two reaches few sets), else B is packed as before.
-bool reads_b_in_place(const F32Product& p, int nr) {
-  constexpr int64_t kL1Ways = 8, kL1SetSpan = 4096;  // bytes from one line to the next in its set
-  if (p.b.packed || p.b.fill || p.b.outer_stride != 1 || p.n < nr) return false;
-  const int64_t sets = kL1SetSpan / std::gcd(p.b.k_stride * 4, kL1SetSpan);
-  return std::min<int64_t>(sets, 64) * kL1Ways >= 2 * p.k;
-}
-
 Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, int threads) {
   Tiling t;
-  t.b_in_place = reads_b_in_place(p, kernel.nr);
   const int64_t k = std::max<int64_t>(p.k, 1);
   t.m_panels = kernels::panel_count(p.m, kernel.mr);
   t.n_panels = kernels::panel_count(p.n, kernel.nr);
@@ -108,49 +92,14 @@ void make_b_block(const F32Product& p, int nr, int64_t first, int64_t end, float
   }
 }
 
-// Where the tiles find B panel `j` of a task's block [b_first, b_end): in the packed
-// operand, in the block made into scratch, or in B itself (a partial last panel is made
-// into scratch: the tile loads whole rows of nr).
-struct BPanels {
-  const float* block = nullptr;  // panel b_first, when packed or made
-  const F32Product* p = nullptr;
-  int nr = 0;
-  int64_t b_first = 0;
-  const float* edge = nullptr;  // the made partial panel, when read in place
-
-  void point(int64_t j, kernels::F32TileArgs& args) const {
-    const bool full = (j + 1) * nr <= p->n;
-    if (block || !full) {
-      args.b = block ? block + (j - b_first) * p->k * nr : edge;
-      args.b_stride = nr;
-    } else {
-      args.b = p->b.data + j * nr;
-      args.b_stride = p->b.k_stride;
-    }
-  }
-};
-
-BPanels make_b_panels(const F32Product& p, int nr, const Tiling& t, int64_t b_first, int64_t b_end, float* scratch) {
-  BPanels panels{nullptr, &p, nr, b_first, nullptr};
-  if (p.b.packed) {
-    panels.block = p.b.packed + b_first * p.k * nr;
-  } else if (!t.b_in_place) {
-    make_b_block(p, nr, b_first, b_end, scratch);
-    panels.block = scratch;
-  } else if (b_end * nr > p.n) {
-    make_b_block(p, nr, b_end - 1, b_end, scratch);
-    panels.edge = scratch;
-  }
-  return panels;
-}
-
 void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const Tiling& t, int64_t task,
               Scratch s) {
   const int64_t gi = task / t.n_blocks, ni = task % t.n_blocks;
   const int64_t g_first = gi * t.group_panels, g_end = std::min(t.m_panels, g_first + t.group_panels);
   const int64_t b_first = ni * t.block_panels, b_end = std::min(t.n_panels, b_first + t.block_panels);
-  const int64_t a_panel = p.k * kernel.mr;
-  const BPanels b_panels = make_b_panels(p, kernel.nr, t, b_first, b_end, s.b);
+  const int64_t a_panel = p.k * kernel.mr, b_panel = p.k * kernel.nr;
+  const float* b_block = p.b.packed ? p.b.packed + b_first * b_panel : s.b;
+  if (!p.b.packed) make_b_block(p, kernel.nr, b_first, b_end, s.b);
   kernels::F32TileArgs args;
   args.k = p.k;
   args.ldc = p.ldc;
@@ -162,7 +111,7 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
       for (int64_t i = a_first; i < a_end; ++i)
         panel_of(p.a, i, kernel.mr, p.m, p.k, s.a + (i - a_first) * a_panel);
     for (int64_t j = b_first; j < b_end; ++j) {
-      b_panels.point(j, args);
+      args.b = b_block + (j - b_first) * b_panel;
       args.col0 = j * kernel.nr;
       args.cols = static_cast<int>(std::min<int64_t>(kernel.nr, p.n - args.col0));
       for (int64_t i = a_first; i < a_end; ++i) {
@@ -200,7 +149,7 @@ Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, cons
   const Tiling t = plan_tiling(p, kernel, pool.size());
   const int64_t slots = std::min<int64_t>(pool.size(), t.tasks());
   const int64_t a_floats = p.a.packed ? 0 : t.chunk_panels * p.k * kernel.mr;
-  const int64_t b_floats = p.b.packed ? 0 : (t.b_in_place ? 1 : t.block_panels) * p.k * kernel.nr;
+  const int64_t b_floats = p.b.packed ? 0 : t.block_panels * p.k * kernel.nr;
   const int64_t per_slot = a_floats + b_floats;
   float* scratch = nullptr;
   if (per_slot > 0) {
