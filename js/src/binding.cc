@@ -15,6 +15,20 @@
 #include "twinrt/limits.h"
 
 namespace twinrt::wasm {
+
+Status check_value_elements(const Value& value, DataType dtype, const std::string& what) {
+  const Value* v = value.is_optional() ? value.optional.get() : &value;
+  if (!v) return Status::ok();
+  const std::string expected = what + " must hold " + dtype_name(dtype) + " tensors, got ";
+  if (v->is_tensor() && v->tensor.dtype() != dtype) return invalid_argument(expected + dtype_name(v->tensor.dtype()));
+  if (!v->is_sequence()) return Status::ok();
+  if (v->sequence_dtype != DataType::kUndefined && v->sequence_dtype != dtype)
+    return invalid_argument(expected + "a sequence of " + dtype_name(v->sequence_dtype));
+  for (const Tensor& t : v->sequence)
+    if (t.dtype() != dtype) return invalid_argument(expected + "a sequence holding " + dtype_name(t.dtype()));
+  return Status::ok();
+}
+
 namespace {
 
 Status g_last_error;
@@ -52,23 +66,12 @@ SessionHandle* create_session(const SessionOptions* options, Load load) {
   return new SessionHandle{std::move(session.value()), threads};
 }
 
-// The element type of sequence and optional feeds, which Session::run leaves unchecked: a
-// kernel chosen for the declared type would read another type's bytes.
+// The element type of sequence and optional feeds, which Session::run leaves unchecked.
 Status check_element_types(const Session& session, const Feeds& feeds) {
   for (const IoInfo& io : session.inputs()) {
     if (io.type == "tensor" || io.dtype == DataType::kUndefined) continue;
     auto it = feeds.values.find(io.name);
-    if (it == feeds.values.end()) continue;
-    const Value* v = &it->second;
-    if (v->is_optional()) v = v->optional.get();
-    if (!v) continue;
-    const std::string expected = "input '" + io.name + "' must hold " + dtype_name(io.dtype) + " tensors, got ";
-    if (v->is_tensor() && v->tensor.dtype() != io.dtype) return invalid_argument(expected + dtype_name(v->tensor.dtype()));
-    if (!v->is_sequence()) continue;
-    if (v->sequence_dtype != DataType::kUndefined && v->sequence_dtype != io.dtype)
-      return invalid_argument(expected + "a sequence of " + dtype_name(v->sequence_dtype));
-    for (const Tensor& t : v->sequence)
-      if (t.dtype() != io.dtype) return invalid_argument(expected + "a sequence holding " + dtype_name(t.dtype()));
+    if (it != feeds.values.end()) TRY(check_value_elements(it->second, io.dtype, "input '" + io.name + "'"));
   }
   return Status::ok();
 }

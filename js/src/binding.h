@@ -27,6 +27,11 @@ struct Outputs {
   std::vector<std::pair<std::string, Value>> entries;
 };
 
+// That the tensors a value holds (itself, an optional's content, a sequence's elements) have
+// element type `dtype`: a kernel chosen for the declared type would read another type's
+// bytes, past the end of a narrower one. `what` names the value in the error.
+Status check_value_elements(const Value& value, DataType dtype, const std::string& what);
+
 // Records `status` for twinrt_last_error().
 void set_error(const Status& status);
 

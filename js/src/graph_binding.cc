@@ -75,6 +75,16 @@ json step_json(const Subgraph& g, const Step& step) {
 
 std::string g_graph_json;
 
+// The element type the plan inferred for a slot (through optionals and sequences), or
+// kUndefined where it is not known.
+DataType slot_elements(const Subgraph& g, int slot) {
+  if (static_cast<size_t>(slot) >= g.slot_types.size()) return DataType::kUndefined;
+  const ir::TypeInfo* t = &g.slot_types[static_cast<size_t>(slot)];
+  while ((t->kind == ir::TypeInfo::Kind::kOptional || t->kind == ir::TypeInfo::Kind::kSequence) && t->inner)
+    t = t->inner.get();
+  return t->kind == ir::TypeInfo::Kind::kTensor ? t->elem : DataType::kUndefined;
+}
+
 }  // namespace
 }  // namespace twinrt::wasm
 
@@ -130,6 +140,11 @@ EMSCRIPTEN_KEEPALIVE Outputs* twinrt_graph_run_step(const SessionHandle* s, int 
     const std::string& name = g.slot_names[static_cast<size_t>(slot)];
     const Value* v = find(name);
     if (!v) return fail<Outputs>(invalid_argument(step.node->describe() + ": input '" + name + "' was not given"));
+    // The executor feeds what earlier steps made; a GPU kernel that made the wrong type
+    // must fail here, not have this step's kernel read past a tensor's end.
+    if (const DataType want = slot_elements(g, slot); want != DataType::kUndefined)
+      if (Status st = check_value_elements(*v, want, step.node->describe() + ": input '" + name + "'"); !st.is_ok())
+        return fail<Outputs>(st);
     in.push_back(v);
   }
   std::vector<std::pair<std::string, const Value*>> implicit;

@@ -241,5 +241,17 @@ test('the C ABI checks counts, bytes and element types itself', async () => {
   assert.notStrictEqual(outs, 0, lastError());
   M._twinrt_outputs_free(outs);
   M._twinrt_session_free(h);
+
+  // One step of the plan alone (the WebGPU executor's fallback) checks element types too.
+  const p1 = M._twinrt_session_create(put(plusOne), plusOne.byteLength, opts);
+  assert.notStrictEqual(p1, 0, lastError());
+  const stepFeeds = M._twinrt_feeds_new();
+  M._twinrt_feeds_add(stepFeeds, cstr('x'), i8());
+  assert.strictEqual(M._twinrt_graph_run_step(p1, 0, stepFeeds), 0);
+  assert.match(lastError(), /input 'x' must hold float32 tensors, got int8$/);
+  assert.strictEqual(M._twinrt_graph_run_step(p1, 7, stepFeeds), 0);
+  assert.strictEqual(lastError(), 'no step 7');
+  M._twinrt_feeds_free(stepFeeds);
+  M._twinrt_session_free(p1);
   M._twinrt_options_free(opts);
 });
