@@ -34,23 +34,34 @@ void peak(benchmark::State& state, float (*loop)(int64_t, double&)) {
   state.counters["GFLOP/s"] = benchmark::Counter(total / 1e9, benchmark::Counter::kIsRate);
 }
 
-// C (m x n) = A (m x k) · B (k x n) with A packed in advance (weights) and B packed while
-// running (activations), as Conv and MatMul use them.
-void gemm(benchmark::State& state, Isa isa, bool fma) {
+// C (m x n) = A (m x k) · B (k x n), the weights packed in advance and the activations
+// packed while running: Conv's weights are A (B: im2col or the input's rows), MatMul's and
+// Gemm's are B (A: the activation rows).
+void gemm(benchmark::State& state, Isa isa, bool fma, bool weights_are_b) {
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const kernels::F32GemmKernel& kernel = kernels::f32_gemm_kernel(isa, fma);
   const auto a = random_floats(m * k), b = random_floats(k * n);
-  std::vector<float> packed(static_cast<size_t>(kernels::panel_count(m, kernel.mr) * kernel.mr * k));
-  kernels::f32_pack_panels(a.data(), k, 1, m, k, kernel.mr, packed.data());
   std::vector<float> c(static_cast<size_t>(m * n));
   nn::F32Product p;
   p.m = m;
   p.n = n;
   p.k = k;
-  p.a.packed = packed.data();
-  p.b.data = b.data();
-  p.b.outer_stride = 1;
-  p.b.k_stride = n;
+  std::vector<float> packed;
+  if (weights_are_b) {
+    packed.resize(static_cast<size_t>(kernels::panel_count(n, kernel.nr) * kernel.nr * k));
+    kernels::f32_pack_panels(b.data(), 1, n, n, k, kernel.nr, packed.data());
+    p.b.packed = packed.data();
+    p.a.data = a.data();
+    p.a.outer_stride = k;
+    p.a.k_stride = 1;
+  } else {
+    packed.resize(static_cast<size_t>(kernels::panel_count(m, kernel.mr) * kernel.mr * k));
+    kernels::f32_pack_panels(a.data(), k, 1, m, k, kernel.mr, packed.data());
+    p.a.packed = packed.data();
+    p.b.data = b.data();
+    p.b.outer_stride = 1;
+    p.b.k_stride = n;
+  }
   p.c = c.data();
   p.ldc = n;
   ThreadPool pool(1);
@@ -75,17 +86,20 @@ void register_all() {
     const std::string name = isa_name(tier.isa);
     benchmark::RegisterBenchmark(("peak/" + name).c_str(), peak, tier.peak);
     for (bool fma : {false, true}) {
-      auto* b = benchmark::RegisterBenchmark(("f32_gemm/" + name + (fma ? "/fma" : "/exact")).c_str(), gemm,
-                                             tier.isa, fma);
-      b->ArgNames({"m", "n", "k"});
-      b->Args({256, 256, 256});
-      b->Args({64, 3136, 576});    // ResNet-50 layer1 3x3 conv (56x56)
-      b->Args({512, 49, 4608});    // ResNet-50 layer4 3x3 conv (7x7)
-      b->Args({768, 128, 768});    // BERT-base projection, sequence 128
-      b->Args({3072, 128, 768});   // BERT-base feed-forward
-      b->Args({96, 12544, 16});    // MobileNetV2 expansion 1x1 (112x112)
-      b->Args({24, 3136, 144});    // MobileNetV2 projection 1x1 (56x56)
-      b->Args({576, 196, 96});     // MobileNetV2 expansion 1x1 (14x14)
+      const std::string suffix = name + (fma ? "/fma" : "/exact");
+      auto* conv = benchmark::RegisterBenchmark(("f32_gemm/" + suffix).c_str(), gemm, tier.isa, fma, false);
+      conv->ArgNames({"m", "n", "k"});
+      conv->Args({256, 256, 256});
+      conv->Args({64, 3136, 576});    // ResNet-50 layer1 3x3 conv (56x56)
+      conv->Args({512, 49, 4608});    // ResNet-50 layer4 3x3 conv (7x7)
+      conv->Args({96, 12544, 16});    // MobileNetV2 expansion 1x1 (112x112)
+      conv->Args({24, 3136, 144});    // MobileNetV2 projection 1x1 (56x56)
+      conv->Args({576, 196, 96});     // MobileNetV2 expansion 1x1 (14x14)
+      auto* matmul = benchmark::RegisterBenchmark(("f32_matmul/" + suffix).c_str(), gemm, tier.isa, fma, true);
+      matmul->ArgNames({"m", "n", "k"});
+      matmul->Args({128, 768, 768});   // BERT-base projection, sequence 128
+      matmul->Args({128, 3072, 768});  // BERT-base feed-forward up
+      matmul->Args({128, 768, 3072});  // BERT-base feed-forward down
     }
   }
 }

@@ -53,6 +53,20 @@ struct SessionOptions {
   bool lenient = false;
   // Values for symbolic dimensions ("batch" -> 1), used for shape inference at load.
   std::map<std::string, int64_t> dim_overrides;
+  // Times every node of the top-level graph on every run (Session::profile): two clock
+  // reads per node.
+  bool profile = false;
+};
+
+// Time one node of the top-level graph took, summed over the runs profiled so far.
+struct NodeTime {
+  std::string node;  // the node's name, then the names of the model nodes fused into it
+  std::string op;
+  double total_ms = 0;
+};
+struct SessionProfile {
+  int runs = 0;
+  std::vector<NodeTime> nodes;  // in the order they run
 };
 
 // Type and shape of a graph input or output as the model declares it.
@@ -86,6 +100,10 @@ class Session {
   // sequence element type). Bool tensors may hold any byte: nonzero is true. Returns every
   // graph output by name.
   Result<std::map<std::string, Value>> run(const std::map<std::string, Value>& feeds) const;
+
+  // With SessionOptions::profile: each node's time over the successful runs so far (else
+  // no runs and no nodes).
+  SessionProfile profile() const;
 
   SessionImpl& impl() const { return *impl_; }
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/bench_engines.h"
+#include "cli/bench_profile.h"
 #include "cli/command.h"
 #include "cli/exit_status.h"
 #include "cli/input_binding.h"
@@ -29,6 +30,7 @@ struct BenchFlags {
   bool json = false;
   std::string engines;             // comma-separated; empty: twinrt only, in this process
   std::string graph_optimization;  // with --engines
+  bool profile = false;
 };
 
 struct BenchResult {
@@ -37,6 +39,7 @@ struct BenchResult {
   LatencySummary latency_ms;
   double runs_per_second = 0;
   int64_t peak_rss_bytes = 0;
+  ProfileDelta profile;  // with --profile: the timed runs
 };
 
 using Clock = std::chrono::steady_clock;
@@ -62,6 +65,7 @@ void print_text(const BenchFlags& f, const SessionOptions& o, const BenchResult&
               f.runs, f.warmup, l.p50, l.p90, l.p99, l.min, l.mean, l.max);
   std::printf("throughput: %.2f runs/s\n", r.runs_per_second);
   std::printf("peak RSS: %.1f MiB\n", static_cast<double>(r.peak_rss_bytes) / (1024.0 * 1024.0));
+  if (f.profile) print_profile(r.profile, 15);
 }
 
 void print_json(const BenchFlags& f, const SessionOptions& o, const BenchResult& r) {
@@ -78,6 +82,7 @@ void print_json(const BenchFlags& f, const SessionOptions& o, const BenchResult&
       {"runs_per_second", r.runs_per_second},
       {"peak_rss_bytes", r.peak_rss_bytes},
   };
+  if (f.profile) j["profile"] = profile_json(r.profile);
   std::printf("%s\n", j.dump().c_str());
 }
 
@@ -95,11 +100,14 @@ int bench_model(const BenchFlags& flags) {
   if (flags.runs < 1) return report_error(invalid_argument("--runs must be >= 1, got " + std::to_string(flags.runs)));
   if (flags.warmup < 0)
     return report_error(invalid_argument("--warmup must be >= 0, got " + std::to_string(flags.warmup)));
+  if (!flags.engines.empty() && flags.profile)
+    return report_error(invalid_argument("--profile times twinrt's nodes in this process: drop --engines"));
   if (!flags.engines.empty()) return bench_on_engines(flags);
   if (!flags.graph_optimization.empty())
     return report_error(invalid_argument("--graph-optimization applies to ONNX Runtime engines: give --engines"));
   auto options = to_session_options(flags.session);
   if (!options) return report_error(options.status());
+  options->profile = flags.profile;
   BenchResult r;
   Clock::time_point start = Clock::now();
   auto session = Session::load(flags.model, *options);
@@ -119,6 +127,7 @@ int bench_model(const BenchFlags& flags) {
     if (!out) return report_error(out.status());
   }
   std::vector<double> samples;
+  const SessionProfile before = (*session)->profile();
   const Clock::time_point timed_start = Clock::now();
   for (int i = 0; i < flags.runs; ++i) {
     start = Clock::now();
@@ -128,6 +137,7 @@ int bench_model(const BenchFlags& flags) {
   }
   const double total_ms = ms_since(timed_start);
   r.latency_ms = summarize_latencies(samples);
+  r.profile = profile_between(before, (*session)->profile());
   r.runs_per_second = total_ms > 0 ? flags.runs * 1000.0 / total_ms : 0;
   r.peak_rss_bytes = peak_rss_bytes();
   if (flags.json) print_json(flags, *options, r);
@@ -144,6 +154,8 @@ Command add_bench_command(CLI::App& root) {
   cmd->add_option("--runs", flags->runs, "timed runs")->capture_default_str();
   cmd->add_option("--warmup", flags->warmup, "untimed runs after the first run")->capture_default_str();
   cmd->add_flag("--json", flags->json, "print one JSON object instead of text");
+  cmd->add_flag("--profile", flags->profile,
+                "time every node of the timed runs; print the time by op type and the slowest nodes");
   cmd->add_option("--engines", flags->engines,
                   "compare engines, run alternately: comma-separated, e.g. twinrt,ort,ort-web (see docs/engines.md)");
   cmd->add_option("--graph-optimization", flags->graph_optimization,

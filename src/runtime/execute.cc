@@ -1,5 +1,7 @@
 #include "runtime/execute.h"
 
+#include <chrono>
+
 namespace twinrt {
 
 const Value* KernelContext::input_value(size_t i) const {
@@ -49,6 +51,7 @@ Result<std::vector<Value>> KernelContext::run_subgraph(const Subgraph& g, std::v
   ExecOptions nested = options_;  // bodies allocate on the heap
   nested.arena = nullptr;
   nested.recorder = nullptr;
+  nested.step_ms = nullptr;  // a body's time counts to the node that runs it
   return execute(g, std::move(inputs), std::move(outer), nested);
 }
 
@@ -98,7 +101,11 @@ Result<std::vector<Value>> execute(const Subgraph& g, std::vector<Value> inputs,
 
     KernelContext ctx(std::move(in), std::move(out), std::move(implicit), options);
     ctx.set_step(static_cast<int>(index));
+    const auto start = options.step_ms ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     Status st = step.kernel->run(ctx);
+    if (options.step_ms)
+      (*options.step_ms)[index] +=
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (!st.is_ok()) {
       const std::string where = step.node->describe() + ": ";
       return st.message().rfind(where, 0) == 0 ? st : st.with_context(where);

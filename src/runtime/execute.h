@@ -17,6 +17,9 @@ struct ExecOptions {
   // one; nested graphs never see either.
   ArenaRun* arena = nullptr;
   ArenaRecorder* recorder = nullptr;
+  // When set (one entry per step of the top-level graph), each step's milliseconds are
+  // added to its entry.
+  std::vector<double>* step_ms = nullptr;
 };
 
 // `inputs` follow g.input_slots, `outer` follows g.outer_names; `overrides` replace

@@ -163,6 +163,11 @@ Result<std::map<std::string, Value>> SessionImpl::run(const std::map<std::string
     lease = arena_->acquire(key);
     if (!lease.plan) recorder.emplace(g);
   }
+  std::vector<double> step_ms;
+  if (options_.profile) {
+    step_ms.assign(g.steps.size(), 0.0);
+    eo.step_ms = &step_ms;
+  }
   auto executed = [&]() -> Result<std::vector<Value>> {
     if (!lease.buffer) {
       eo.recorder = recorder ? &*recorder : nullptr;
@@ -175,9 +180,28 @@ Result<std::map<std::string, Value>> SessionImpl::run(const std::map<std::string
   if (lease.buffer) arena_->release(key, std::move(lease.buffer));
   ASSIGN_OR_RETURN(auto outs, std::move(executed));
   if (recorder) arena_->store(key, recorder->finish());
+  if (options_.profile) {
+    std::lock_guard<std::mutex> lock(profile_mutex_);
+    step_ms_.resize(step_ms.size());
+    for (size_t i = 0; i < step_ms.size(); ++i) step_ms_[i] += step_ms[i];
+    ++profiled_runs_;
+  }
   std::map<std::string, Value> result;
   for (size_t i = 0; i < outs.size(); ++i) result[g.outputs[i].name] = std::move(outs[i]);
   return result;
+}
+
+SessionProfile SessionImpl::profile() const {
+  SessionProfile p;
+  std::lock_guard<std::mutex> lock(profile_mutex_);
+  p.runs = profiled_runs_;
+  for (size_t i = 0; i < step_ms_.size(); ++i) {
+    const ir::Node& node = *plan_->steps[i].node;
+    NodeTime t{node.name, node.op_type, step_ms_[i]};
+    for (const std::string& name : node.fused_from) t.node += "+" + name;
+    p.nodes.push_back(std::move(t));
+  }
+  return p;
 }
 
 Session::Session(std::unique_ptr<SessionImpl> impl) : impl_(std::move(impl)) {}
@@ -206,5 +230,7 @@ const std::vector<std::string>& Session::warnings() const { return impl_->warnin
 Result<std::map<std::string, Value>> Session::run(const std::map<std::string, Value>& feeds) const {
   return impl_->run(feeds);
 }
+
+SessionProfile Session::profile() const { return impl_->profile(); }
 
 }  // namespace twinrt

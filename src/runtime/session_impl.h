@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 
 #include "ir/ir.h"
 #include "ir/resource_limits.h"
@@ -28,6 +29,7 @@ class SessionImpl {
   const std::vector<IoInfo>& outputs() const { return outputs_; }
   const std::vector<std::string>& warnings() const { return warnings_; }
   const ResourceLimits& limits() const { return limits_; }
+  SessionProfile profile() const;
 
  private:
   ir::Model model_;
@@ -40,6 +42,10 @@ class SessionImpl {
   uint64_t weights_bytes_ = 0;
   // Arena plans and buffers by input shapes (null: every run allocates on the heap).
   std::unique_ptr<ArenaCache> arena_;
+  // SessionOptions::profile: milliseconds per step of the plan, summed over runs.
+  mutable std::mutex profile_mutex_;
+  mutable std::vector<double> step_ms_;
+  mutable int profiled_runs_ = 0;
 };
 
 IoInfo io_info(const ir::ValueInfo& v);
