@@ -136,9 +136,11 @@ class QConvKernel final : public OpKernel {
                                  wz.data() + g * mg * wz_stride, wz_stride};
       // Column chunks keep the packed tile and the int32 products in cache (pointwise
       // convolutions hand over the whole image).
+      // Scratch kept per thread: fresh buffers of this size are fresh pages (page faults and
+      // zeroing on every tile).
       constexpr int64_t kChunk = 256;
-      kernels::I8Panels cp;
-      std::vector<int32_t> acc;
+      thread_local kernels::I8Panels cp;
+      thread_local std::vector<int32_t> acc;
       for (int64_t c0 = 0; c0 < cols; c0 += kChunk) {
         const int64_t count = std::min(kChunk, cols - c0);
         kernels::i8_pack(reinterpret_cast<const uint8_t*>(col) + c0, x_unsigned, 1, ldb, 0, count, taps, kernel.nr, true, cp);
