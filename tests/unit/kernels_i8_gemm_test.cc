@@ -182,6 +182,21 @@ TEST(I8GemmTiles, PackingFlagsSevenBitSignedPanels) {
   EXPECT_FALSE(p.signed_7bit);
 }
 
+// Without sums (the other operand's zero points all 0) the panels are the same bytes and
+// the sums stay 0; full 8-column panels (the SSE2 path) and ragged ones (the generic path).
+TEST(I8GemmTiles, PackingWithoutSumsKeepsThePanels) {
+  std::mt19937 rng(9);
+  for (int64_t n : {5, 8, 16, 21})
+    for (int64_t k : {1, 6, 33}) {
+      const auto b = random_bytes(static_cast<size_t>(k * n), rng);
+      I8Panels with, without;
+      i8_pack(b.data(), true, 1, n, 0, n, k, 8, true, with);
+      i8_pack(b.data(), true, 1, n, 0, n, k, 8, true, without, false);
+      EXPECT_EQ(with.bytes, without.bytes) << n << "x" << k;
+      EXPECT_EQ(without.sums, std::vector<int32_t>(static_cast<size_t>(n), 0)) << n << "x" << k;
+    }
+}
+
 // The same wrap test with the 7-bit tiles' extreme products.
 TEST(I8GemmTiles, SevenBitTilesWrapLikeTheReference) {
   const int64_t m = 7, n = 33, k = 140000;

@@ -90,6 +90,7 @@ bool all_7bit(const std::vector<uint8_t>& bytes) {
 // and pointwise images, packed on every run): the generic interleave and sums below, done
 // 8 columns at a time with SSE2 (baseline x86-64). Pure data movement and exact integer
 // sums, so every tier gets the same panel.
+template <bool Sums>
 void pack_unsigned_panel8(const uint8_t* src, int64_t k_stride, int64_t k, uint8_t flip, uint8_t* dst, int32_t* sums) {
   const __m128i f = _mm_set1_epi8(static_cast<char>(flip)), zero = _mm_setzero_si128();
   __m128i sum_lo = zero, sum_hi = zero;  // int32 sums of columns 0-3 and 4-7
@@ -101,12 +102,14 @@ void pack_unsigned_panel8(const uint8_t* src, int64_t k_stride, int64_t k, uint8
     const __m128i pairs01 = _mm_unpacklo_epi8(r[0], r[1]), pairs23 = _mm_unpacklo_epi8(r[2], r[3]);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + g * 32), _mm_unpacklo_epi16(pairs01, pairs23));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + g * 32 + 16), _mm_unpackhi_epi16(pairs01, pairs23));
+    if (!Sums) continue;
     // Per column, the group's 4 values as int16 (at most 4 * 255), then widened into the sums.
     const __m128i s16 = _mm_add_epi16(_mm_add_epi16(_mm_unpacklo_epi8(r[0], zero), _mm_unpacklo_epi8(r[1], zero)),
                                       _mm_add_epi16(_mm_unpacklo_epi8(r[2], zero), _mm_unpacklo_epi8(r[3], zero)));
     sum_lo = _mm_add_epi32(sum_lo, _mm_unpacklo_epi16(s16, zero));
     sum_hi = _mm_add_epi32(sum_hi, _mm_unpackhi_epi16(s16, zero));
   }
+  if (!Sums) return;
   _mm_storeu_si128(reinterpret_cast<__m128i*>(sums), sum_lo);
   _mm_storeu_si128(reinterpret_cast<__m128i*>(sums + 4), sum_hi);
 }
@@ -115,7 +118,7 @@ void pack_unsigned_panel8(const uint8_t* src, int64_t k_stride, int64_t k, uint8
 }  // namespace
 
 void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_t k_stride, int64_t first,
-             int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out) {
+             int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out, bool with_sums) {
   out.width = width;
   out.outer = count;
   out.k = k;
@@ -133,7 +136,8 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
     int32_t* sums = out.sums.data() + i0;
 #if defined(__SSE2__)
     if (outer_stride == 1 && to_unsigned && width == 8 && valid == 8) {
-      pack_unsigned_panel8(src + first + i0, k_stride, k, flip, dst, sums);
+      if (with_sums) pack_unsigned_panel8<true>(src + first + i0, k_stride, k, flip, dst, sums);
+      else pack_unsigned_panel8<false>(src + first + i0, k_stride, k, flip, dst, sums);
       continue;
     }
 #endif
@@ -157,7 +161,7 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
       }
     }
     // Sums of the packed values, over the panel just written.
-    for (int64_t g = 0; g < out.k_groups; ++g) {
+    for (int64_t g = 0; with_sums && g < out.k_groups; ++g) {
       if (to_unsigned) add_group_sums<uint8_t>(dst + g * width * 4, valid, sums);
       else add_group_sums<int8_t>(dst + g * width * 4, valid, sums);
     }

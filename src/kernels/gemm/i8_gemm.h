@@ -75,8 +75,10 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa);
 // Packs an outer x k operand whose element (i, p) is src[i * outer_stride + p * k_stride]
 // (uint8 when src_unsigned, else int8) into panels of `width` in the requested domain.
 // Only rows/columns [first, first + count) are packed, as panels from `first`.
+// with_sums = false leaves out.sums at 0: for when every zero point of the other operand
+// is 0, which multiplies these sums by 0 (symmetric weights: the per-run activation panels).
 void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_t k_stride, int64_t first,
-             int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out);
+             int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out, bool with_sums = true);
 
 // The zero point of an operand after packing moved it into the other domain.
 inline int32_t i8_packed_zero(int32_t zero, bool src_unsigned, bool to_unsigned) {

@@ -1,6 +1,8 @@
 // ConvInteger: int32 convolution of (x - x_zero_point) with (w - w_zero_point).
 // QLinearConv: the same, plus an int32 bias, requantized with x_scale * w_scale / y_scale.
 // Padding reads x_zero_point, so padded taps contribute zero like in float Conv.
+#include <algorithm>
+
 #include "kernels/ref/qgemm_ref.h"
 #include "ops/quant/i8_weights.h"
 #include "ops/common/dispatch.h"
@@ -129,6 +131,7 @@ class QConvKernel final : public OpKernel {
     const std::vector<int32_t> wz = quant::packed_zeros(w_zero, packed_->src_unsigned, false);
     const int32_t xz = kernels::i8_packed_zero(x_zero, x_unsigned, true);
     const int64_t taps = plan.taps(), mg = plan.out_per_group(), wz_stride = wz.size() == 1 ? 0 : 1;
+    const bool symmetric = std::all_of(wz.begin(), wz.end(), [](int32_t z) { return z == 0; });  // no column sums needed
     nn::for_each_conv_tile<TX>(pool, plan, x, pad, [&](int64_t n, int64_t g, int64_t m0, int64_t rows, int64_t p0,
                                                        int64_t cols, const TX* col, int64_t ldb) {
       const int64_t oc = g * mg + m0;
@@ -143,7 +146,8 @@ class QConvKernel final : public OpKernel {
       thread_local std::vector<int32_t> acc;
       for (int64_t c0 = 0; c0 < cols; c0 += kChunk) {
         const int64_t count = std::min(kChunk, cols - c0);
-        kernels::i8_pack(reinterpret_cast<const uint8_t*>(col) + c0, x_unsigned, 1, ldb, 0, count, taps, kernel.nr, true, cp);
+        kernels::i8_pack(reinterpret_cast<const uint8_t*>(col) + c0, x_unsigned, 1, ldb, 0, count, taps, kernel.nr, true, cp,
+                         !symmetric);
         acc.resize(static_cast<size_t>(rows * count));
         const kernels::I8Operand s{&cp, 0, (count + kernel.nr - 1) / kernel.nr, &xz, 0};
         kernels::i8_gemm_packed(kernel, r, s, acc.data(), count);
