@@ -241,6 +241,32 @@ TEST(Requantize, MatchesQuantizeOfTheFloatProductOnEveryTier) {
         }
 }
 
+// Vector bodies and their tails: every length and start offset around the 32-value steps,
+// per-tensor and per-channel multipliers, against the scalar tier.
+TEST(Requantize, EveryTierMatchesScalarAtEveryLength) {
+  std::mt19937 rng(4);
+  std::uniform_int_distribution<int32_t> accs(-40000, 40000);
+  std::uniform_real_distribution<float> mults(0.0f, 0.01f);
+  std::vector<int32_t> acc(101);
+  std::vector<float> mult(101);
+  for (size_t i = 0; i < acc.size(); ++i) acc[i] = accs(rng), mult[i] = mults(rng);
+  const I8GemmKernel& scalar = i8_gemm_kernel(Isa::kScalar);
+  for (Isa isa : tiers())
+    for (int64_t start : {0, 1, 5})
+      for (int64_t n = 0; n + start <= 96; ++n)
+        for (int64_t stride : {0, 1}) {
+          const I8GemmKernel& tier = i8_gemm_kernel(isa);
+          std::vector<uint8_t> u8(static_cast<size_t>(n) + 1, 0x5a), u8_want(u8);
+          std::vector<int8_t> s8(static_cast<size_t>(n) + 1, 0x5a), s8_want(s8);
+          tier.requantize_u8(acc.data() + start, n, 17, mult.data() + start, stride, 100, u8.data());
+          scalar.requantize_u8(acc.data() + start, n, 17, mult.data() + start, stride, 100, u8_want.data());
+          tier.requantize_s8(acc.data() + start, n, 17, mult.data() + start, stride, -3, s8.data());
+          scalar.requantize_s8(acc.data() + start, n, 17, mult.data() + start, stride, -3, s8_want.data());
+          ASSERT_EQ(u8, u8_want) << tier.name << " start " << start << " n " << n << " stride " << stride;
+          ASSERT_EQ(s8, s8_want) << tier.name << " start " << start << " n " << n << " stride " << stride;
+        }
+}
+
 TEST(Quantize, MatchesQuantizeOfTheQuotient) {
   std::mt19937 rng(8);
   std::uniform_real_distribution<float> dist(-300.0f, 300.0f);
