@@ -68,7 +68,9 @@ void for_each_conv_tile(ThreadPool& pool, const ConvPlan& plan, const T* x, T pa
   const int64_t row_count = (mg + rows - 1) / rows;
   const kernels::ImageWindow win = plan.window.image();
   pool.parallel_for(outer * row_count, 1, [&](int64_t begin, int64_t end) {
-    std::vector<T> col;
+    // Kept per thread and only grown: a fresh buffer per call was zeroed (and, at this
+    // size, fresh pages) before im2col overwrote it.
+    thread_local std::vector<T> col;
     int64_t built = -1;  // which (image, group, position tile) `col` holds
     for (int64_t t = begin; t < end; ++t) {
       const int64_t key = t / row_count, mi = t % row_count;
@@ -80,7 +82,7 @@ void for_each_conv_tile(ThreadPool& pool, const ConvPlan& plan, const T* x, T pa
       int64_t ldb = in_size;
       if (!pointwise) {
         if (built != key) {
-          col.resize(static_cast<size_t>(taps * cols));
+          col.resize(std::max(col.size(), static_cast<size_t>(taps * cols)));
           kernels::im2col(win, image, plan.in_per_group(), p0, cols, pad, col.data(), cols);
           built = key;
         }

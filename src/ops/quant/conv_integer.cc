@@ -148,7 +148,7 @@ class QConvKernel final : public OpKernel {
         const int64_t count = std::min(kChunk, cols - c0);
         kernels::i8_pack(reinterpret_cast<const uint8_t*>(col) + c0, x_unsigned, 1, ldb, 0, count, taps, kernel.nr, true, cp,
                          !symmetric);
-        acc.resize(static_cast<size_t>(rows * count));
+        acc.resize(std::max(acc.size(), static_cast<size_t>(rows * count)));  // grown only: no zeroing
         const kernels::I8Operand s{&cp, 0, (count + kernel.nr - 1) / kernel.nr, &xz, 0};
         kernels::i8_gemm_packed(kernel, r, s, acc.data(), count);
         store(n * plan.out_channels + oc, p0 + c0, acc.data(), rows, count, oc);
