@@ -86,32 +86,36 @@ bool all_7bit(const std::vector<uint8_t>& bytes) {
 }
 
 #if defined(__SSE2__)
-// One full unsigned-domain panel of 8 columns whose source rows are depths (im2col tiles
-// and pointwise images, packed on every run): the generic interleave and sums below, done
-// 8 columns at a time with SSE2 (baseline x86-64). Pure data movement and exact integer
-// sums, so every tier gets the same panel.
+// Full unsigned-domain panels of 8 columns whose source rows are depths (im2col tiles and
+// pointwise images, packed on every run): the generic interleave and sums below with SSE2
+// (baseline x86-64). Pure data movement and exact integer sums, so every tier gets the same
+// panels. Group by group across all the panels, so that each source row is read front to
+// back once: panel by panel, a deep tile's rows (one cache line each) no longer stayed in
+// L1 from one panel to the next.
 template <bool Sums>
-void pack_unsigned_panel8(const uint8_t* src, int64_t k_stride, int64_t k, uint8_t flip, uint8_t* dst, int32_t* sums) {
+void pack_unsigned_panels8(const uint8_t* src, int64_t k_stride, int64_t k, int64_t panels, int64_t panel_bytes,
+                           uint8_t flip, uint8_t* dst, int32_t* sums) {
   const __m128i f = _mm_set1_epi8(static_cast<char>(flip)), zero = _mm_setzero_si128();
-  __m128i sum_lo = zero, sum_hi = zero;  // int32 sums of columns 0-3 and 4-7
   for (int64_t g = 0; 4 * g < k; ++g) {
-    __m128i r[4];
-    for (int q = 0; q < 4; ++q)  // depths past k pack to 0
-      r[q] = 4 * g + q < k ? _mm_xor_si128(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + (4 * g + q) * k_stride)), f)
-                           : zero;
-    const __m128i pairs01 = _mm_unpacklo_epi8(r[0], r[1]), pairs23 = _mm_unpacklo_epi8(r[2], r[3]);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + g * 32), _mm_unpacklo_epi16(pairs01, pairs23));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + g * 32 + 16), _mm_unpackhi_epi16(pairs01, pairs23));
-    if (!Sums) continue;
-    // Per column, the group's 4 values as int16 (at most 4 * 255), then widened into the sums.
-    const __m128i s16 = _mm_add_epi16(_mm_add_epi16(_mm_unpacklo_epi8(r[0], zero), _mm_unpacklo_epi8(r[1], zero)),
-                                      _mm_add_epi16(_mm_unpacklo_epi8(r[2], zero), _mm_unpacklo_epi8(r[3], zero)));
-    sum_lo = _mm_add_epi32(sum_lo, _mm_unpacklo_epi16(s16, zero));
-    sum_hi = _mm_add_epi32(sum_hi, _mm_unpackhi_epi16(s16, zero));
+    const int live = static_cast<int>(std::min<int64_t>(4, k - 4 * g));  // depths past k pack to 0
+    for (int64_t p = 0; p < panels; ++p) {
+      __m128i r[4];
+      for (int q = 0; q < 4; ++q)
+        r[q] = q < live ? _mm_xor_si128(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + (4 * g + q) * k_stride + 8 * p)), f)
+                        : zero;
+      const __m128i pairs01 = _mm_unpacklo_epi8(r[0], r[1]), pairs23 = _mm_unpacklo_epi8(r[2], r[3]);
+      uint8_t* d = dst + p * panel_bytes + g * 32;
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_unpacklo_epi16(pairs01, pairs23));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 16), _mm_unpackhi_epi16(pairs01, pairs23));
+      if (!Sums) continue;
+      // Per column, the group's 4 values as int16 (at most 4 * 255), widened into the sums.
+      const __m128i s16 = _mm_add_epi16(_mm_add_epi16(_mm_unpacklo_epi8(r[0], zero), _mm_unpacklo_epi8(r[1], zero)),
+                                        _mm_add_epi16(_mm_unpacklo_epi8(r[2], zero), _mm_unpacklo_epi8(r[3], zero)));
+      __m128i* s = reinterpret_cast<__m128i*>(sums + 8 * p);
+      _mm_storeu_si128(s, _mm_add_epi32(_mm_loadu_si128(s), _mm_unpacklo_epi16(s16, zero)));
+      _mm_storeu_si128(s + 1, _mm_add_epi32(_mm_loadu_si128(s + 1), _mm_unpackhi_epi16(s16, zero)));
+    }
   }
-  if (!Sums) return;
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(sums), sum_lo);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(sums + 4), sum_hi);
 }
 #endif
 
@@ -130,17 +134,18 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
   out.sums.assign(static_cast<size_t>(count), 0);
   const uint8_t flip = src_unsigned == to_unsigned ? 0 : 0x80;
   std::vector<uint8_t> zeros(static_cast<size_t>(width), static_cast<uint8_t>(flip));  // packs to 0
-  for (int64_t panel = 0; panel < panels; ++panel) {
+  int64_t panel = 0;
+#if defined(__SSE2__)
+  if (outer_stride == 1 && to_unsigned && width == 8) {
+    panel = count / 8;  // the full panels; a partial last one takes the generic path
+    if (with_sums) pack_unsigned_panels8<true>(src + first, k_stride, k, panel, panel_bytes, flip, out.bytes.data(), out.sums.data());
+    else pack_unsigned_panels8<false>(src + first, k_stride, k, panel, panel_bytes, flip, out.bytes.data(), out.sums.data());
+  }
+#endif
+  for (; panel < panels; ++panel) {
     const int64_t i0 = panel * width, valid = std::min<int64_t>(width, count - i0);
     uint8_t* dst = out.bytes.data() + panel * panel_bytes;
     int32_t* sums = out.sums.data() + i0;
-#if defined(__SSE2__)
-    if (outer_stride == 1 && to_unsigned && width == 8 && valid == 8) {
-      if (with_sums) pack_unsigned_panel8<true>(src + first + i0, k_stride, k, flip, dst, sums);
-      else pack_unsigned_panel8<false>(src + first + i0, k_stride, k, flip, dst, sums);
-      continue;
-    }
-#endif
     if (outer_stride == 1) {
       // Rows of the source are depths: interleave 4 of them per group, column by column.
       for (int64_t g = 0; g < out.k_groups; ++g) {
