@@ -47,15 +47,17 @@ std::vector<uint8_t> im2col_by_definition(const ImageWindow& w, const std::vecto
 }
 
 // 2-D windows with stride 1 whose output rows are as wide as the input's take a flat-copy
-// path; it and the general one against the definition, over column ranges that start and
-// end mid-row, paddings wider than the image and the kernel, and 1-wide images.
+// path; it and the general one (stride 2 with its own loop, rows long enough for its vector
+// body) against the definition, over column ranges that start and end mid-row, paddings
+// wider than the image and the kernel, and 1-wide images.
 TEST(KernelsIm2col, TwoDimensionalMatchesTheDefinition) {
   struct Case {
     int64_t h, w, kh, kw, stride, dilation, pad_h, pad_w;
   };
   const Case cases[] = {{7, 7, 3, 3, 1, 1, 1, 1}, {5, 6, 3, 3, 1, 1, 1, 1}, {4, 5, 1, 3, 1, 1, 0, 1},
                         {3, 4, 5, 5, 1, 1, 2, 2},  {2, 3, 3, 7, 1, 1, 1, 3}, {4, 1, 3, 3, 1, 1, 1, 1},
-                        {6, 5, 3, 3, 2, 1, 1, 1},  {6, 6, 3, 3, 1, 2, 2, 2}, {5, 5, 3, 3, 1, 1, 0, 0}};
+                        {6, 5, 3, 3, 2, 1, 1, 1},  {6, 6, 3, 3, 1, 2, 2, 2}, {5, 5, 3, 3, 1, 1, 0, 0},
+                        {3, 70, 3, 3, 2, 1, 1, 1}, {2, 67, 1, 1, 2, 1, 0, 0}, {3, 50, 3, 3, 3, 1, 1, 1}};
   std::mt19937 rng(3);
   for (const Case& k : cases) {
     const int64_t in[2] = {k.h, k.w}, kernel[2] = {k.kh, k.kw}, strides[2] = {k.stride, k.stride};

@@ -173,6 +173,8 @@ void im2col_2d(const ImageWindow& w, const T* image, int64_t channels, int64_t f
           const T* src = plane + ih * iw_n + (iw0 + lo * sw);  // column lo's input
           fill_run(dst, pad, lo);
           if (sw == 1) copy_run(dst + lo, src, hi - lo);
+          else if (sw == 2)  // stride 2 (downsampling convs) spelled out: a constant stride vectorizes
+            for (int64_t t = lo; t < hi; ++t) dst[t] = src[(t - lo) * 2];
           else
             for (int64_t t = lo; t < hi; ++t) dst[t] = src[(t - lo) * sw];
           fill_run(dst + hi, pad, run.length - hi);
