@@ -267,6 +267,33 @@ TEST(Requantize, EveryTierMatchesScalarAtEveryLength) {
         }
 }
 
+// The tiers' QdqAdd loops on every (a, b) byte pair (and a tail past the vector steps)
+// against the separate nodes' float operations: dequantize both, add, Relu, quantize.
+TEST(QdqAdd, TierLoopsMatchTheSeparateNodes) {
+  std::vector<uint8_t> a, b;
+  for (int i = 0; i < 65536 + 37; ++i) a.push_back(static_cast<uint8_t>(i & 255)), b.push_back(static_cast<uint8_t>((i >> 8) * 7));
+  const float inf = std::numeric_limits<float>::infinity();
+  const QdqAddParams params[] = {{0.02f, 0.03f, 0.04f, 128, 120, 3, true}, {0.02f, 0.03f, 0.04f, 128, 120, 3, false},
+                                 {0.5f, 0.25f, 0.001f, 0, 255, 128, false}, {0.1f, 0.1f, 0.2f, 7, 9, 0, true},
+                                 {inf, 0.1f, 0.2f, 0, 9, 5, true}, {inf, 0.1f, 0.2f, 0, 9, 5, false}};
+  for (Isa isa : tiers()) {
+    const I8GemmKernel& tier = i8_gemm_kernel(isa);
+    if (!tier.qdq_add_u8) continue;
+    for (const QdqAddParams& p : params) {
+      std::vector<uint8_t> y(a.size());
+      tier.qdq_add_u8(a.data(), b.data(), static_cast<int64_t>(a.size()), p, y.data());
+      for (size_t i = 0; i < a.size(); ++i) {
+        const float fa = static_cast<float>(int32_t{a[i]} - p.a_zero) * p.a_scale;
+        const float fb = static_cast<float>(int32_t{b[i]} - p.b_zero) * p.b_scale;
+        float sum = fa + fb;
+        if (p.relu) sum = sum < 0.0f ? 0.0f : sum;
+        ASSERT_EQ(y[i], quant::quantize<uint8_t>(sum / p.y_scale, p.y_zero))
+            << tier.name << " a=" << int{a[i]} << " b=" << int{b[i]} << " relu=" << p.relu;
+      }
+    }
+  }
+}
+
 TEST(Quantize, MatchesQuantizeOfTheQuotient) {
   std::mt19937 rng(8);
   std::uniform_real_distribution<float> dist(-300.0f, 300.0f);

@@ -2,7 +2,7 @@
 // intrinsics (GCC's vectorization of the portable loop compared and blended instead of
 // max/min, and spilled), the rest through the portable loop (i8_requantize.inc), compiled
 // here too. Each lane performs round_to's float and integer operations in its order, so
-// the bytes are the portable ones. Used by the AVX2 and VNNI tiles' ops.
+// the bytes are the portable ones. Also QdqAdd's loop. Used by the AVX2 and VNNI tiles' ops.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -71,7 +71,37 @@ void quantize_avx2(const float* x, int64_t n, float scale, int32_t zero_point, Q
   quantize(x + i, n - i, scale, zero_point, out + i);
 }
 
+// QdqAdd's float value of 8 uint8 pairs at a and b (8 bytes each), Relu included.
+__m256 qdq_sum8(const uint8_t* a, const uint8_t* b, const QdqAddParams& p) {
+  const auto dequantize = [](const uint8_t* x, int32_t zero, float scale) {
+    const __m256i v = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x)));
+    return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(v, _mm256_set1_epi32(zero))), _mm256_set1_ps(scale));
+  };
+  const __m256 sum = _mm256_add_ps(dequantize(a, p.a_zero, p.a_scale), dequantize(b, p.b_zero, p.b_scale));
+  // max(0, x) is x < 0 ? 0 : x exactly: maxps returns its second operand for a NaN and for
+  // two zeros, so NaN and -0 are kept.
+  return p.relu ? _mm256_max_ps(_mm256_setzero_ps(), sum) : sum;
+}
+
 }  // namespace
+
+// Compiled with -ffp-contract=off (CMakeLists.txt): a fused multiply-add of one product
+// into the sum would round differently from the separate nodes.
+void qdq_add_u8__avx2(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y) {
+  const __m256 scale = _mm256_set1_ps(p.y_scale);
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i v[4];
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; ++j) v[j] = round_lanes(_mm256_div_ps(qdq_sum8(a + i + 8 * j, b + i + 8 * j, p), scale));
+    store32(v, p.y_zero, y + i);
+  }
+  for (; i < n; ++i) {
+    float f = static_cast<float>(int32_t{a[i]} - p.a_zero) * p.a_scale + static_cast<float>(int32_t{b[i]} - p.b_zero) * p.b_scale;
+    if (p.relu) f = f < 0.0f ? 0.0f : f;
+    y[i] = round_to<uint8_t>(f / p.y_scale, p.y_zero);
+  }
+}
 
 void requantize_u8__avx2(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
                          int32_t zero_point, uint8_t* out) {
