@@ -27,6 +27,61 @@ TEST(KernelsIm2col, PaddedStridedColumns) {
   EXPECT_EQ(std::vector<float>(part, part + 4), (std::vector<float>{2, 4, 3, 0}));
 }
 
+// Every element from its definition: tap (c, kh, kw) of output position p reads input
+// (oh * stride - pad + kh * dilation, ...) or the padding value.
+std::vector<uint8_t> im2col_by_definition(const ImageWindow& w, const std::vector<uint8_t>& image, int64_t channels,
+                                          int64_t first, int64_t count, uint8_t pad) {
+  const int64_t taps = channels * w.kernel[0] * w.kernel[1];
+  std::vector<uint8_t> col(static_cast<size_t>(taps * count));
+  for (int64_t row = 0; row < taps; ++row) {
+    const int64_t c = row / (w.kernel[0] * w.kernel[1]), kh = row / w.kernel[1] % w.kernel[0], kw = row % w.kernel[1];
+    for (int64_t j = 0; j < count; ++j) {
+      const int64_t oh = (first + j) / w.out[1], ow = (first + j) % w.out[1];
+      const int64_t ih = oh * w.strides[0] - w.pad_begin[0] + kh * w.dilations[0];
+      const int64_t iw = ow * w.strides[1] - w.pad_begin[1] + kw * w.dilations[1];
+      const bool inside = ih >= 0 && ih < w.in[0] && iw >= 0 && iw < w.in[1];
+      col[static_cast<size_t>(row * count + j)] = inside ? image[static_cast<size_t>((c * w.in[0] + ih) * w.in[1] + iw)] : pad;
+    }
+  }
+  return col;
+}
+
+// 2-D windows with stride 1 whose output rows are as wide as the input's take a flat-copy
+// path; it and the general one (stride 2 with its own loop, rows long enough for its vector
+// body) against the definition, over column ranges that start and end mid-row, paddings
+// wider than the image and the kernel, and 1-wide images.
+TEST(KernelsIm2col, TwoDimensionalMatchesTheDefinition) {
+  struct Case {
+    int64_t h, w, kh, kw, stride, dilation, pad_h, pad_w;
+  };
+  const Case cases[] = {{7, 7, 3, 3, 1, 1, 1, 1}, {5, 6, 3, 3, 1, 1, 1, 1}, {4, 5, 1, 3, 1, 1, 0, 1},
+                        {3, 4, 5, 5, 1, 1, 2, 2},  {2, 3, 3, 7, 1, 1, 1, 3}, {4, 1, 3, 3, 1, 1, 1, 1},
+                        {6, 5, 3, 3, 2, 1, 1, 1},  {6, 6, 3, 3, 1, 2, 2, 2}, {5, 5, 3, 3, 1, 1, 0, 0},
+                        {3, 70, 3, 3, 2, 1, 1, 1}, {2, 67, 1, 1, 2, 1, 0, 0}, {3, 50, 3, 3, 3, 1, 1, 1}};
+  std::mt19937 rng(3);
+  for (const Case& k : cases) {
+    const int64_t in[2] = {k.h, k.w}, kernel[2] = {k.kh, k.kw}, strides[2] = {k.stride, k.stride};
+    const int64_t dil[2] = {k.dilation, k.dilation}, pad[2] = {k.pad_h, k.pad_w};
+    int64_t out[2];
+    for (int i = 0; i < 2; ++i) out[i] = (in[i] + 2 * pad[i] - (kernel[i] - 1) * dil[i] - 1) / strides[i] + 1;
+    ImageWindow w;
+    w.rank = 2; w.in = in; w.out = out; w.kernel = kernel; w.strides = strides; w.dilations = dil; w.pad_begin = pad; w.pad_end = pad;
+    const int64_t channels = 2, positions = out[0] * out[1];
+    std::vector<uint8_t> image(static_cast<size_t>(channels * k.h * k.w));
+    for (uint8_t& v : image) v = static_cast<uint8_t>(rng() % 200 + 1);
+    for (int64_t first : {int64_t{0}, int64_t{1}, positions / 2})
+      for (int64_t count : {positions - first, std::min<int64_t>(3, positions - first)}) {
+        const auto want = im2col_by_definition(w, image, channels, first, count, 0xee);
+        std::vector<uint8_t> got(want.size() + 1, 0x55);  // one past the end stays untouched
+        u8_im2col_ref(w, image.data(), channels, first, count, 0xee, got.data(), count);
+        EXPECT_EQ(std::vector<uint8_t>(got.begin(), got.end() - 1), want)
+            << k.h << "x" << k.w << " kernel " << k.kh << "x" << k.kw << " stride " << k.stride << " first " << first
+            << " count " << count;
+        EXPECT_EQ(got.back(), 0x55);
+      }
+  }
+}
+
 TEST(KernelsIm2col, Col2imIsTheAdjoint) {
   // <im2col(x), c> == <x, col2im(c)> for a 2-D window with stride, dilation and padding.
   const int64_t in[2] = {5, 4}, kernel[2] = {2, 3}, strides[2] = {2, 1}, dil[2] = {1, 2}, pad[2] = {1, 2};

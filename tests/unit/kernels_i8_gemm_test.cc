@@ -182,6 +182,21 @@ TEST(I8GemmTiles, PackingFlagsSevenBitSignedPanels) {
   EXPECT_FALSE(p.signed_7bit);
 }
 
+// Without sums (the other operand's zero points all 0) the panels are the same bytes and
+// the sums stay 0; full 8-column panels (the SSE2 path) and ragged ones (the generic path).
+TEST(I8GemmTiles, PackingWithoutSumsKeepsThePanels) {
+  std::mt19937 rng(9);
+  for (int64_t n : {5, 8, 16, 21})
+    for (int64_t k : {1, 6, 33}) {
+      const auto b = random_bytes(static_cast<size_t>(k * n), rng);
+      I8Panels with, without;
+      i8_pack(b.data(), true, 1, n, 0, n, k, 8, true, with);
+      i8_pack(b.data(), true, 1, n, 0, n, k, 8, true, without, false);
+      EXPECT_EQ(with.bytes, without.bytes) << n << "x" << k;
+      EXPECT_EQ(without.sums, std::vector<int32_t>(static_cast<size_t>(n), 0)) << n << "x" << k;
+    }
+}
+
 // The same wrap test with the 7-bit tiles' extreme products.
 TEST(I8GemmTiles, SevenBitTilesWrapLikeTheReference) {
   const int64_t m = 7, n = 33, k = 140000;
@@ -224,6 +239,59 @@ TEST(Requantize, MatchesQuantizeOfTheFloatProductOnEveryTier) {
             ASSERT_EQ(s8[i], quant::quantize<int8_t>(f, zp)) << tier.name << " " << acc[i] << " " << mult << " " << zp;
           }
         }
+}
+
+// Vector bodies and their tails: every length and start offset around the 32-value steps,
+// per-tensor and per-channel multipliers, against the scalar tier.
+TEST(Requantize, EveryTierMatchesScalarAtEveryLength) {
+  std::mt19937 rng(4);
+  std::uniform_int_distribution<int32_t> accs(-40000, 40000);
+  std::uniform_real_distribution<float> mults(0.0f, 0.01f);
+  std::vector<int32_t> acc(101);
+  std::vector<float> mult(101);
+  for (size_t i = 0; i < acc.size(); ++i) acc[i] = accs(rng), mult[i] = mults(rng);
+  const I8GemmKernel& scalar = i8_gemm_kernel(Isa::kScalar);
+  for (Isa isa : tiers())
+    for (int64_t start : {0, 1, 5})
+      for (int64_t n = 0; n + start <= 96; ++n)
+        for (int64_t stride : {0, 1}) {
+          const I8GemmKernel& tier = i8_gemm_kernel(isa);
+          std::vector<uint8_t> u8(static_cast<size_t>(n) + 1, 0x5a), u8_want(u8);
+          std::vector<int8_t> s8(static_cast<size_t>(n) + 1, 0x5a), s8_want(s8);
+          tier.requantize_u8(acc.data() + start, n, 17, mult.data() + start, stride, 100, u8.data());
+          scalar.requantize_u8(acc.data() + start, n, 17, mult.data() + start, stride, 100, u8_want.data());
+          tier.requantize_s8(acc.data() + start, n, 17, mult.data() + start, stride, -3, s8.data());
+          scalar.requantize_s8(acc.data() + start, n, 17, mult.data() + start, stride, -3, s8_want.data());
+          ASSERT_EQ(u8, u8_want) << tier.name << " start " << start << " n " << n << " stride " << stride;
+          ASSERT_EQ(s8, s8_want) << tier.name << " start " << start << " n " << n << " stride " << stride;
+        }
+}
+
+// The tiers' QdqAdd loops on every (a, b) byte pair (and a tail past the vector steps)
+// against the separate nodes' float operations: dequantize both, add, Relu, quantize.
+TEST(QdqAdd, TierLoopsMatchTheSeparateNodes) {
+  std::vector<uint8_t> a, b;
+  for (int i = 0; i < 65536 + 37; ++i) a.push_back(static_cast<uint8_t>(i & 255)), b.push_back(static_cast<uint8_t>((i >> 8) * 7));
+  const float inf = std::numeric_limits<float>::infinity();
+  const QdqAddParams params[] = {{0.02f, 0.03f, 0.04f, 128, 120, 3, true}, {0.02f, 0.03f, 0.04f, 128, 120, 3, false},
+                                 {0.5f, 0.25f, 0.001f, 0, 255, 128, false}, {0.1f, 0.1f, 0.2f, 7, 9, 0, true},
+                                 {inf, 0.1f, 0.2f, 0, 9, 5, true}, {inf, 0.1f, 0.2f, 0, 9, 5, false}};
+  for (Isa isa : tiers()) {
+    const I8GemmKernel& tier = i8_gemm_kernel(isa);
+    if (!tier.qdq_add_u8) continue;
+    for (const QdqAddParams& p : params) {
+      std::vector<uint8_t> y(a.size());
+      tier.qdq_add_u8(a.data(), b.data(), static_cast<int64_t>(a.size()), p, y.data());
+      for (size_t i = 0; i < a.size(); ++i) {
+        const float fa = static_cast<float>(int32_t{a[i]} - p.a_zero) * p.a_scale;
+        const float fb = static_cast<float>(int32_t{b[i]} - p.b_zero) * p.b_scale;
+        float sum = fa + fb;
+        if (p.relu) sum = sum < 0.0f ? 0.0f : sum;
+        ASSERT_EQ(y[i], quant::quantize<uint8_t>(sum / p.y_scale, p.y_zero))
+            << tier.name << " a=" << int{a[i]} << " b=" << int{b[i]} << " relu=" << p.relu;
+      }
+    }
+  }
 }
 
 TEST(Quantize, MatchesQuantizeOfTheQuotient) {

@@ -2,6 +2,7 @@
 // packed integer kernels (kernels/gemm/i8_gemm.h); with the same weights as a runtime
 // input they take the qgemm_ref path. Both must give the same bits on every ISA tier and
 // thread count.
+#include <algorithm>
 #include <random>
 
 #include "kernels/cpu/isa.h"
@@ -79,7 +80,8 @@ TEST(NnQuantPacked, MatMulMatchesReference) {
 
 template <class TX, class TW, class TY>
 void check_conv(int64_t c, int64_t m, int64_t group, std::vector<int64_t> kernel, std::vector<int64_t> image,
-                std::vector<int64_t> pads, std::vector<int64_t> strides, bool per_channel, std::mt19937& rng) {
+                std::vector<int64_t> pads, std::vector<int64_t> strides, bool per_channel, std::mt19937& rng,
+                bool symmetric = false) {
   std::vector<int64_t> x_shape = {2, c}, w_shape = {m, c / group};
   x_shape.insert(x_shape.end(), image.begin(), image.end());
   w_shape.insert(w_shape.end(), kernel.begin(), kernel.end());
@@ -89,7 +91,8 @@ void check_conv(int64_t c, int64_t m, int64_t group, std::vector<int64_t> kernel
   const auto x = random_values<TX>(static_cast<size_t>(xn), rng);
   const auto w = random_values<TW>(static_cast<size_t>(wn), rng);
   const auto xz = random_values<TX>(1, rng);
-  const auto wz = random_values<TW>(per_channel ? static_cast<size_t>(m) : 1, rng);
+  auto wz = random_values<TW>(per_channel ? static_cast<size_t>(m) : 1, rng);
+  if (symmetric) std::fill(wz.begin(), wz.end(), TW(0));  // the activation panels are packed without sums
   const std::vector<int64_t> wz_shape = per_channel ? std::vector<int64_t>{m} : std::vector<int64_t>{};
   std::vector<float> ws(wz.size());
   for (size_t j = 0; j < ws.size(); ++j) ws[j] = 0.0005f * static_cast<float>(j + 1);
@@ -114,6 +117,9 @@ TEST(NnQuantPacked, ConvMatchesReference) {
   check_conv<uint8_t, uint8_t, int8_t>(4, 8, 2, {3, 1}, {6, 5}, {0, 1, 2, 0}, {1, 1}, false, rng);
   check_conv<int8_t, int8_t, uint8_t>(3, 37, 1, {1, 1}, {20, 21}, {0, 0, 0, 0}, {1, 1}, true, rng);  // pointwise, > 256 positions
   check_conv<uint8_t, int8_t, int8_t>(6, 6, 6, {3, 3}, {7, 7}, {1, 1, 1, 1}, {1, 1}, true, rng);    // depthwise
+  // Symmetric weights, and more output channels than one block of int32 products holds.
+  check_conv<uint8_t, int8_t, uint8_t>(5, 13, 1, {3, 3}, {9, 11}, {1, 1, 1, 1}, {1, 1}, true, rng, true);
+  check_conv<uint8_t, int8_t, uint8_t>(4, 130, 1, {1, 1}, {20, 21}, {0, 0, 0, 0}, {1, 1}, false, rng, true);
   check_conv<uint8_t, int8_t, uint8_t>(3, 7, 1, {5}, {40}, {2, 2}, {3}, false, rng);                 // 1-D
 }
 

@@ -29,6 +29,7 @@ void requantize_u8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t
 void requantize_s8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, int8_t*);
 void quantize_u8__avx2(const float*, int64_t, float, int32_t, uint8_t*);
 void quantize_s8__avx2(const float*, int64_t, float, int32_t, int8_t*);
+void qdq_add_u8__avx2(const uint8_t*, const uint8_t*, int64_t, const QdqAddParams&, uint8_t*);
 #endif
 
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
@@ -42,10 +43,10 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa) {
 #ifdef TWINRT_X86
   static const I8GemmKernel avx2{"i8_gemm_6x8__avx2", 6, 8, i8_gemm_6x8_rows_u8__avx2, i8_gemm_6x8_rows_s8__avx2,
                                  i8_gemm_6x8_rows_u8_7bit__avx2, i8_gemm_6x8_rows_s8_7bit__avx2, requantize_u8__avx2, requantize_s8__avx2,
-                                 quantize_u8__avx2, quantize_s8__avx2};
+                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2};
   static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
                                  i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, requantize_u8__avx2, requantize_s8__avx2,
-                                 quantize_u8__avx2, quantize_s8__avx2};
+                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2};
   if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
   if (isa == Isa::kAvx512 || isa == Isa::kAvx2) return avx2;
 #else
@@ -86,36 +87,43 @@ bool all_7bit(const std::vector<uint8_t>& bytes) {
 }
 
 #if defined(__SSE2__)
-// One full unsigned-domain panel of 8 columns whose source rows are depths (im2col tiles
-// and pointwise images, packed on every run): the generic interleave and sums below, done
-// 8 columns at a time with SSE2 (baseline x86-64). Pure data movement and exact integer
-// sums, so every tier gets the same panel.
-void pack_unsigned_panel8(const uint8_t* src, int64_t k_stride, int64_t k, uint8_t flip, uint8_t* dst, int32_t* sums) {
+// Full unsigned-domain panels of 8 columns whose source rows are depths (im2col tiles and
+// pointwise images, packed on every run): the generic interleave and sums below with SSE2
+// (baseline x86-64). Pure data movement and exact integer sums, so every tier gets the same
+// panels. Group by group across all the panels, so that each source row is read front to
+// back once: panel by panel, a deep tile's rows (one cache line each) no longer stayed in
+// L1 from one panel to the next.
+template <bool Sums>
+void pack_unsigned_panels8(const uint8_t* src, int64_t k_stride, int64_t k, int64_t panels, int64_t panel_bytes,
+                           uint8_t flip, uint8_t* dst, int32_t* sums) {
   const __m128i f = _mm_set1_epi8(static_cast<char>(flip)), zero = _mm_setzero_si128();
-  __m128i sum_lo = zero, sum_hi = zero;  // int32 sums of columns 0-3 and 4-7
   for (int64_t g = 0; 4 * g < k; ++g) {
-    __m128i r[4];
-    for (int q = 0; q < 4; ++q)  // depths past k pack to 0
-      r[q] = 4 * g + q < k ? _mm_xor_si128(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + (4 * g + q) * k_stride)), f)
-                           : zero;
-    const __m128i pairs01 = _mm_unpacklo_epi8(r[0], r[1]), pairs23 = _mm_unpacklo_epi8(r[2], r[3]);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + g * 32), _mm_unpacklo_epi16(pairs01, pairs23));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + g * 32 + 16), _mm_unpackhi_epi16(pairs01, pairs23));
-    // Per column, the group's 4 values as int16 (at most 4 * 255), then widened into the sums.
-    const __m128i s16 = _mm_add_epi16(_mm_add_epi16(_mm_unpacklo_epi8(r[0], zero), _mm_unpacklo_epi8(r[1], zero)),
-                                      _mm_add_epi16(_mm_unpacklo_epi8(r[2], zero), _mm_unpacklo_epi8(r[3], zero)));
-    sum_lo = _mm_add_epi32(sum_lo, _mm_unpacklo_epi16(s16, zero));
-    sum_hi = _mm_add_epi32(sum_hi, _mm_unpackhi_epi16(s16, zero));
+    const int live = static_cast<int>(std::min<int64_t>(4, k - 4 * g));  // depths past k pack to 0
+    for (int64_t p = 0; p < panels; ++p) {
+      __m128i r[4];
+      for (int q = 0; q < 4; ++q)
+        r[q] = q < live ? _mm_xor_si128(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + (4 * g + q) * k_stride + 8 * p)), f)
+                        : zero;
+      const __m128i pairs01 = _mm_unpacklo_epi8(r[0], r[1]), pairs23 = _mm_unpacklo_epi8(r[2], r[3]);
+      uint8_t* d = dst + p * panel_bytes + g * 32;
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(d), _mm_unpacklo_epi16(pairs01, pairs23));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 16), _mm_unpackhi_epi16(pairs01, pairs23));
+      if (!Sums) continue;
+      // Per column, the group's 4 values as int16 (at most 4 * 255), widened into the sums.
+      const __m128i s16 = _mm_add_epi16(_mm_add_epi16(_mm_unpacklo_epi8(r[0], zero), _mm_unpacklo_epi8(r[1], zero)),
+                                        _mm_add_epi16(_mm_unpacklo_epi8(r[2], zero), _mm_unpacklo_epi8(r[3], zero)));
+      __m128i* s = reinterpret_cast<__m128i*>(sums + 8 * p);
+      _mm_storeu_si128(s, _mm_add_epi32(_mm_loadu_si128(s), _mm_unpacklo_epi16(s16, zero)));
+      _mm_storeu_si128(s + 1, _mm_add_epi32(_mm_loadu_si128(s + 1), _mm_unpackhi_epi16(s16, zero)));
+    }
   }
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(sums), sum_lo);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(sums + 4), sum_hi);
 }
 #endif
 
 }  // namespace
 
 void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_t k_stride, int64_t first,
-             int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out) {
+             int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out, bool with_sums) {
   out.width = width;
   out.outer = count;
   out.k = k;
@@ -127,16 +135,18 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
   out.sums.assign(static_cast<size_t>(count), 0);
   const uint8_t flip = src_unsigned == to_unsigned ? 0 : 0x80;
   std::vector<uint8_t> zeros(static_cast<size_t>(width), static_cast<uint8_t>(flip));  // packs to 0
-  for (int64_t panel = 0; panel < panels; ++panel) {
+  int64_t panel = 0;
+#if defined(__SSE2__)
+  if (outer_stride == 1 && to_unsigned && width == 8) {
+    panel = count / 8;  // the full panels; a partial last one takes the generic path
+    if (with_sums) pack_unsigned_panels8<true>(src + first, k_stride, k, panel, panel_bytes, flip, out.bytes.data(), out.sums.data());
+    else pack_unsigned_panels8<false>(src + first, k_stride, k, panel, panel_bytes, flip, out.bytes.data(), out.sums.data());
+  }
+#endif
+  for (; panel < panels; ++panel) {
     const int64_t i0 = panel * width, valid = std::min<int64_t>(width, count - i0);
     uint8_t* dst = out.bytes.data() + panel * panel_bytes;
     int32_t* sums = out.sums.data() + i0;
-#if defined(__SSE2__)
-    if (outer_stride == 1 && to_unsigned && width == 8 && valid == 8) {
-      pack_unsigned_panel8(src + first + i0, k_stride, k, flip, dst, sums);
-      continue;
-    }
-#endif
     if (outer_stride == 1) {
       // Rows of the source are depths: interleave 4 of them per group, column by column.
       for (int64_t g = 0; g < out.k_groups; ++g) {
@@ -157,7 +167,7 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
       }
     }
     // Sums of the packed values, over the panel just written.
-    for (int64_t g = 0; g < out.k_groups; ++g) {
+    for (int64_t g = 0; with_sums && g < out.k_groups; ++g) {
       if (to_unsigned) add_group_sums<uint8_t>(dst + g * width * 4, valid, sums);
       else add_group_sums<int8_t>(dst + g * width * 4, valid, sums);
     }

@@ -55,6 +55,16 @@ using I8RequantizeS8Fn = void (*)(const int32_t* acc, int64_t n, int32_t bias, c
 using I8QuantizeU8Fn = void (*)(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* out);
 using I8QuantizeS8Fn = void (*)(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* out);
 
+// QdqAdd's step (ops/quant/qdq_add.cc) on contiguous uint8 a, b and y:
+//   y[i] = quantize_u8(relu?(float(a[i] - a_zero) * a_scale + float(b[i] - b_zero) * b_scale), y_scale, y_zero)
+// with Relu as x < 0 ? 0 : x: the float operations of the separate nodes, so the same bytes.
+struct QdqAddParams {
+  float a_scale = 1, b_scale = 1, y_scale = 1;
+  int32_t a_zero = 0, b_zero = 0, y_zero = 0;
+  bool relu = false;
+};
+using I8QdqAddU8Fn = void (*)(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y);
+
 struct I8GemmKernel {
   const char* name;      // i8_gemm_<mr>x<nr>__<isa>
   int mr, nr;
@@ -66,6 +76,7 @@ struct I8GemmKernel {
   I8RequantizeS8Fn requantize_s8;
   I8QuantizeU8Fn quantize_u8;      // quantize_u8/_s8 below, compiled for this tier
   I8QuantizeS8Fn quantize_s8;
+  I8QdqAddU8Fn qdq_add_u8 = nullptr;  // null: the op's own loop (the portable tiers)
 };
 
 // The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it
@@ -75,8 +86,10 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa);
 // Packs an outer x k operand whose element (i, p) is src[i * outer_stride + p * k_stride]
 // (uint8 when src_unsigned, else int8) into panels of `width` in the requested domain.
 // Only rows/columns [first, first + count) are packed, as panels from `first`.
+// with_sums = false leaves out.sums at 0: for when every zero point of the other operand
+// is 0, which multiplies these sums by 0 (symmetric weights: the per-run activation panels).
 void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_t k_stride, int64_t first,
-             int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out);
+             int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out, bool with_sums = true);
 
 // The zero point of an operand after packing moved it into the other domain.
 inline int32_t i8_packed_zero(int32_t zero, bool src_unsigned, bool to_unsigned) {

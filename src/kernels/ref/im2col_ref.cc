@@ -91,6 +91,43 @@ inline void fill_run(T* dst, T value, int64_t n) {
   for (int64_t t = 0; t < n; ++t) dst[t] = value;
 }
 
+// The 2-D case with stride 1, dilation 1 and output rows as wide as input rows (a "same"
+// convolution, e.g. 3x3 with padding 1): then tap (kh, kw) of flat output position p reads
+// flat input position p + (kh - ph) * width + (kw - pw), so each im2col row is one copy of
+// the plane, with padding where that index leaves the plane (the rows above and below)
+// and in the |kw - pw| columns that wrap around a row edge. On 7- and 14-wide images the
+// per-output-row copies of im2col_2d below cost more than the copying itself.
+template <class T>
+void im2col_2d_same_width(const ImageWindow& w, const T* image, int64_t channels, int64_t first, int64_t count, T pad,
+                          T* col, int64_t ld) {
+  const int64_t width = w.in[1], plane_size = w.in[0] * width;
+  const int64_t ph = w.pad_begin[0], pw = w.pad_begin[1];
+  const int64_t row_begin = first / width, row_end = (first + count + width - 1) / width;  // output rows touched
+  int64_t row = 0;
+  for (int64_t c = 0; c < channels; ++c) {
+    const T* plane = image + c * plane_size;
+    for (int64_t kh = 0; kh < w.kernel[0]; ++kh)
+      for (int64_t kw = 0; kw < w.kernel[1]; ++kw, ++row) {
+        T* dst = col + row * ld;
+        const int64_t shift = (kh - ph) * width + (kw - pw);
+        // Columns [lo, hi) read inside the plane.
+        const int64_t lo = std::clamp<int64_t>(-shift - first, 0, count);
+        const int64_t hi = std::clamp<int64_t>(plane_size - shift - first, lo, count);
+        std::fill(dst, dst + lo, pad);
+        std::memcpy(dst + lo, plane + first + shift + lo, static_cast<size_t>(hi - lo) * sizeof(T));
+        std::fill(dst + hi, dst + count, pad);
+        // Output columns [edge_lo, edge_hi) of every row read across a row edge.
+        const int64_t edge_lo = kw < pw ? 0 : width - (kw - pw), edge_hi = kw < pw ? pw - kw : width;
+        if (edge_lo >= edge_hi) continue;
+        for (int64_t oh = row_begin; oh < row_end; ++oh) {
+          const int64_t a = std::max(oh * width + edge_lo - first, int64_t{0});
+          const int64_t b = std::min(oh * width + edge_hi - first, count);
+          if (a < b) std::fill(dst + a, dst + b, pad);
+        }
+      }
+  }
+}
+
 // The 2-D case with the runs (output rows) worked out once for all rows of the matrix and
 // no divisions per run when the stride is 1; the same values as the general walk below.
 template <class T>
@@ -136,6 +173,8 @@ void im2col_2d(const ImageWindow& w, const T* image, int64_t channels, int64_t f
           const T* src = plane + ih * iw_n + (iw0 + lo * sw);  // column lo's input
           fill_run(dst, pad, lo);
           if (sw == 1) copy_run(dst + lo, src, hi - lo);
+          else if (sw == 2)  // stride 2 (downsampling convs) spelled out: a constant stride vectorizes
+            for (int64_t t = lo; t < hi; ++t) dst[t] = src[(t - lo) * 2];
           else
             for (int64_t t = lo; t < hi; ++t) dst[t] = src[(t - lo) * sw];
           fill_run(dst + hi, pad, run.length - hi);
@@ -147,6 +186,9 @@ void im2col_2d(const ImageWindow& w, const T* image, int64_t channels, int64_t f
 template <class T>
 void im2col_impl(const ImageWindow& w, const T* image, int64_t channels, int64_t first, int64_t count, T pad, T* col,
                  int64_t ld) {
+  if (w.rank == 2 && w.strides[0] == 1 && w.strides[1] == 1 && w.dilations[0] == 1 && w.dilations[1] == 1 &&
+      w.out[1] == w.in[1] && w.out[0] > 0 && w.in[1] > 0)
+    return im2col_2d_same_width(w, image, channels, first, count, pad, col, ld);
   if (w.rank == 2) return im2col_2d(w, image, channels, first, count, pad, col, ld);
   const int64_t last_in = w.in[w.rank - 1], stride = w.strides[w.rank - 1];
   walk(w, channels, first, count, [&](int64_t row, const Run& run, int64_t line, int64_t shift) {

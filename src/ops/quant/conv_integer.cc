@@ -1,6 +1,8 @@
 // ConvInteger: int32 convolution of (x - x_zero_point) with (w - w_zero_point).
 // QLinearConv: the same, plus an int32 bias, requantized with x_scale * w_scale / y_scale.
 // Padding reads x_zero_point, so padded taps contribute zero like in float Conv.
+#include <algorithm>
+
 #include "kernels/ref/qgemm_ref.h"
 #include "ops/quant/i8_weights.h"
 #include "ops/common/dispatch.h"
@@ -129,23 +131,33 @@ class QConvKernel final : public OpKernel {
     const std::vector<int32_t> wz = quant::packed_zeros(w_zero, packed_->src_unsigned, false);
     const int32_t xz = kernels::i8_packed_zero(x_zero, x_unsigned, true);
     const int64_t taps = plan.taps(), mg = plan.out_per_group(), wz_stride = wz.size() == 1 ? 0 : 1;
+    const bool symmetric = std::all_of(wz.begin(), wz.end(), [](int32_t z) { return z == 0; });  // no column sums needed
     nn::for_each_conv_tile<TX>(pool, plan, x, pad, [&](int64_t n, int64_t g, int64_t m0, int64_t rows, int64_t p0,
                                                        int64_t cols, const TX* col, int64_t ldb) {
       const int64_t oc = g * mg + m0;
-      const kernels::I8Operand r{&packed_->parts[static_cast<size_t>(g)], m0 / kernel.mr, (rows + kernel.mr - 1) / kernel.mr,
-                                 wz.data() + g * mg * wz_stride, wz_stride};
-      // Column chunks keep the packed tile and the int32 products in cache (pointwise
-      // convolutions hand over the whole image).
-      constexpr int64_t kChunk = 256;
-      kernels::I8Panels cp;
-      std::vector<int32_t> acc;
+      // Column chunks keep the packed tile in cache (pointwise convolutions hand over the
+      // whole image); row blocks keep their int32 products (rows x count) in L2, so they are
+      // requantized while there and the tile's stores do not evict the packed columns (a
+      // 1x1 conv to 1024 channels of 196 positions made 800 KB of them per call).
+      // Scratch kept per thread: fresh buffers of this size are fresh pages (page faults and
+      // zeroing on every tile).
+      constexpr int64_t kChunk = 256, kAccBytes = 64 * 1024;
+      thread_local kernels::I8Panels cp;
+      thread_local std::vector<int32_t> acc;
       for (int64_t c0 = 0; c0 < cols; c0 += kChunk) {
         const int64_t count = std::min(kChunk, cols - c0);
-        kernels::i8_pack(reinterpret_cast<const uint8_t*>(col) + c0, x_unsigned, 1, ldb, 0, count, taps, kernel.nr, true, cp);
-        acc.resize(static_cast<size_t>(rows * count));
+        kernels::i8_pack(reinterpret_cast<const uint8_t*>(col) + c0, x_unsigned, 1, ldb, 0, count, taps, kernel.nr, true, cp,
+                         !symmetric);
         const kernels::I8Operand s{&cp, 0, (count + kernel.nr - 1) / kernel.nr, &xz, 0};
-        kernels::i8_gemm_packed(kernel, r, s, acc.data(), count);
-        store(n * plan.out_channels + oc, p0 + c0, acc.data(), rows, count, oc);
+        const int64_t block = std::max<int64_t>(1, kAccBytes / 4 / count / kernel.mr) * kernel.mr;
+        acc.resize(std::max(acc.size(), static_cast<size_t>(std::min(block, rows) * count)));  // grown only: no zeroing
+        for (int64_t r0 = 0; r0 < rows; r0 += block) {
+          const int64_t rn = std::min(block, rows - r0);
+          const kernels::I8Operand r{&packed_->parts[static_cast<size_t>(g)], (m0 + r0) / kernel.mr,
+                                     (rn + kernel.mr - 1) / kernel.mr, wz.data() + g * mg * wz_stride, wz_stride};
+          kernels::i8_gemm_packed(kernel, r, s, acc.data(), count);
+          store(n * plan.out_channels + oc + r0, p0 + c0, acc.data(), rn, count, oc + r0);
+        }
       }
     });
   }

@@ -57,6 +57,7 @@ void matmul_packed(ThreadPool& pool, const I8Weights& b, const std::vector<int32
   const int64_t cols_per_block = (col_panels + col_blocks - 1) / col_blocks;
   const int32_t za = kernels::i8_packed_zero(a_zero, a_unsigned, true);
   const int64_t zb_stride = b_zero.size() == 1 ? 0 : 1;
+  const bool symmetric = std::all_of(b_zero.begin(), b_zero.end(), [](int32_t z) { return z == 0; });  // no row sums needed
   pool.parallel_for(row_blocks * col_blocks, 1, [&](int64_t begin, int64_t end) {
     kernels::I8Panels ap;
     std::vector<int32_t> acc;
@@ -67,7 +68,7 @@ void matmul_packed(ThreadPool& pool, const I8Weights& b, const std::vector<int32
       const int64_t cp_count = std::min(cols_per_block, col_panels - cp0);
       if (cp_count <= 0) continue;
       const int64_t c0 = cp0 * kernel.nr, c_count = std::min(cp_count * kernel.nr, n - c0);
-      kernels::i8_pack(a, a_unsigned, k, 1, r0, r_count, k, kernel.mr, true, ap);
+      kernels::i8_pack(a, a_unsigned, k, 1, r0, r_count, k, kernel.mr, true, ap, !symmetric);
       acc.resize(static_cast<size_t>(r_count * c_count));
       const kernels::I8Operand r{&ap, 0, (r_count + kernel.mr - 1) / kernel.mr, &za, 0};
       const kernels::I8Operand s{&bp, cp0, cp_count, b_zero.data(), zb_stride};

@@ -5,6 +5,8 @@
 // (float(b - b_zero) * b_scale), Relu as x < 0 ? 0 : x, then quantize_u8/s8 (the ISA tier's
 // copy, same bytes); only
 // block by block in L1 instead of through three float tensors, so the bits are the same.
+// The usual case (uint8 everywhere, no broadcast) runs the ISA tier's copy of this loop
+// (kernels::QdqAddParams), where there is one.
 // Inputs: a, a_scale, a_zero, b, b_scale, b_zero, y_scale, y_zero; attribute relu (0 or 1).
 #include <algorithm>
 #include <vector>
@@ -62,7 +64,15 @@ class QdqAddKernel final : public OpKernel {
     BroadcastRows plan(out_shape, shapes);
     constexpr int64_t kBlock = 1024;
     const bool y_unsigned = yz->dtype() == DataType::kUInt8;
+    // The tier's loop for the usual residual add: uint8 everywhere, no broadcast.
+    const bool tier_loop = tier_.qdq_add_u8 && y_unsigned && a->dtype() == DataType::kUInt8 && plan.step(0) && plan.step(1);
+    const kernels::QdqAddParams qp{pa.scale, pb.scale, py.scale, pa.zero, pb.zero, py.zero, relu_};
     for_each_row_block_parallel(plan, ctx.pool(), kBlock, [&](int64_t out_off, const int64_t* in_off, int64_t at, int64_t n) {
+      if (tier_loop) {
+        tier_.qdq_add_u8(a->data<uint8_t>() + in_off[0] + at, b->data<uint8_t>() + in_off[1] + at, n, qp,
+                         y->data<uint8_t>() + out_off + at);
+        return;
+      }
       float fa[kBlock], fb[kBlock];
       dequantize(*a, plan.step(0) ? in_off[0] + at : in_off[0], plan.step(0) ? n : 1, pa, fa);
       dequantize(*b, plan.step(1) ? in_off[1] + at : in_off[1], plan.step(1) ? n : 1, pb, fb);

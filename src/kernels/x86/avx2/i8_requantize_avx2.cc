@@ -1,5 +1,10 @@
-// The requantization and quantization loops compiled for AVX2 (8 lanes, vector int32 min/max): the same
-// operations as the portable copy, so the same bytes. Used by the AVX2 and VNNI tiles' ops.
+// The requantization and quantization loops compiled for AVX2: 32 values at a time with
+// intrinsics (GCC's vectorization of the portable loop compared and blended instead of
+// max/min, and spilled), the rest through the portable loop (i8_requantize.inc), compiled
+// here too. Each lane performs round_to's float and integer operations in its order, so
+// the bytes are the portable ones. Also QdqAdd's loop. Used by the AVX2 and VNNI tiles' ops.
+#include <immintrin.h>
+
 #include <cstdint>
 #include <type_traits>
 
@@ -10,21 +15,107 @@ namespace {
 
 #include "kernels/portable/i8_requantize.inc"
 
+// round_to's float part on 8 lanes: clamp to +-2^22 (a NaN becomes the low end: max
+// returns its second operand when one is NaN, like round_to's select), then round half to
+// even by adding and subtracting 1.5 * 2^23; the result is integral, so truncation is exact.
+__m256i round_lanes(__m256 f) {
+  const __m256 magic = _mm256_set1_ps(12582912.0f);
+  f = _mm256_max_ps(f, _mm256_set1_ps(-4194304.0f));
+  f = _mm256_min_ps(f, _mm256_set1_ps(4194304.0f));
+  return _mm256_cvttps_epi32(_mm256_sub_ps(_mm256_add_ps(f, magic), magic));
+}
+
+// Adds the zero point to 32 rounded values and stores them saturated to Q. Values are
+// within +-2^23, so saturating to int16 first and then to Q clamps like round_to.
+template <class Q>
+void store32(const __m256i v[4], int32_t zero_point, Q* out) {
+  const __m256i z = _mm256_set1_epi32(zero_point);
+  const __m256i w01 = _mm256_packs_epi32(_mm256_add_epi32(v[0], z), _mm256_add_epi32(v[1], z));
+  const __m256i w23 = _mm256_packs_epi32(_mm256_add_epi32(v[2], z), _mm256_add_epi32(v[3], z));
+  const __m256i bytes = std::is_same_v<Q, uint8_t> ? _mm256_packus_epi16(w01, w23) : _mm256_packs_epi16(w01, w23);
+  // The packs worked per 128-bit half: 4-byte groups come out as 0 2 4 6 1 3 5 7.
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_permutevar8x32_epi32(bytes, order));
+}
+
+template <class Q>
+void requantize_avx2(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
+                     int32_t zero_point, Q* out) {
+  int64_t i = 0;
+  if (multiplier_stride == 0) {
+    const __m256i b = _mm256_set1_epi32(bias);  // wrapping add, like the uint32 sum
+    const __m256 m = _mm256_set1_ps(multiplier[0]);
+    for (; i + 32 <= n; i += 32) {
+      __m256i v[4];
+#pragma GCC unroll 4
+      for (int j = 0; j < 4; ++j) {
+        const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i + 8 * j));
+        v[j] = round_lanes(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(a, b)), m));
+      }
+      store32(v, zero_point, out + i);
+    }
+  }
+  requantize(acc + i, n - i, bias, multiplier + i * multiplier_stride, multiplier_stride, zero_point, out + i);
+}
+
+template <class Q>
+void quantize_avx2(const float* x, int64_t n, float scale, int32_t zero_point, Q* out) {
+  const __m256 s = _mm256_set1_ps(scale);
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i v[4];
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; ++j) v[j] = round_lanes(_mm256_div_ps(_mm256_loadu_ps(x + i + 8 * j), s));
+    store32(v, zero_point, out + i);
+  }
+  quantize(x + i, n - i, scale, zero_point, out + i);
+}
+
+// QdqAdd's float value of 8 uint8 pairs at a and b (8 bytes each), Relu included.
+__m256 qdq_sum8(const uint8_t* a, const uint8_t* b, const QdqAddParams& p) {
+  const auto dequantize = [](const uint8_t* x, int32_t zero, float scale) {
+    const __m256i v = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x)));
+    return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(v, _mm256_set1_epi32(zero))), _mm256_set1_ps(scale));
+  };
+  const __m256 sum = _mm256_add_ps(dequantize(a, p.a_zero, p.a_scale), dequantize(b, p.b_zero, p.b_scale));
+  // max(0, x) is x < 0 ? 0 : x exactly: maxps returns its second operand for a NaN and for
+  // two zeros, so NaN and -0 are kept.
+  return p.relu ? _mm256_max_ps(_mm256_setzero_ps(), sum) : sum;
+}
+
 }  // namespace
+
+// Compiled with -ffp-contract=off (CMakeLists.txt): a fused multiply-add of one product
+// into the sum would round differently from the separate nodes.
+void qdq_add_u8__avx2(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y) {
+  const __m256 scale = _mm256_set1_ps(p.y_scale);
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i v[4];
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; ++j) v[j] = round_lanes(_mm256_div_ps(qdq_sum8(a + i + 8 * j, b + i + 8 * j, p), scale));
+    store32(v, p.y_zero, y + i);
+  }
+  for (; i < n; ++i) {
+    float f = static_cast<float>(int32_t{a[i]} - p.a_zero) * p.a_scale + static_cast<float>(int32_t{b[i]} - p.b_zero) * p.b_scale;
+    if (p.relu) f = f < 0.0f ? 0.0f : f;
+    y[i] = round_to<uint8_t>(f / p.y_scale, p.y_zero);
+  }
+}
 
 void requantize_u8__avx2(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
                          int32_t zero_point, uint8_t* out) {
-  requantize(acc, n, bias, multiplier, multiplier_stride, zero_point, out);
+  requantize_avx2(acc, n, bias, multiplier, multiplier_stride, zero_point, out);
 }
 void requantize_s8__avx2(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
                          int32_t zero_point, int8_t* out) {
-  requantize(acc, n, bias, multiplier, multiplier_stride, zero_point, out);
+  requantize_avx2(acc, n, bias, multiplier, multiplier_stride, zero_point, out);
 }
 void quantize_u8__avx2(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* out) {
-  quantize(x, n, scale, zero_point, out);
+  quantize_avx2(x, n, scale, zero_point, out);
 }
 void quantize_s8__avx2(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* out) {
-  quantize(x, n, scale, zero_point, out);
+  quantize_avx2(x, n, scale, zero_point, out);
 }
 
 }  // namespace twinrt::kernels
