@@ -5,6 +5,7 @@
 // order fixed by the source: no atomics, no split reductions, so a run's bits depend only
 // on the adapter.
 import { TwinrtError } from '../errors.js';
+import { helpersFor } from './math.js';
 
 const WORKGROUP = 64;
 const MAX_GROUPS_X = 65535;
@@ -108,7 +109,7 @@ export class Gpu {
   }
 
   // Runs `body` (WGSL statements that see `i`, the invocation's index, and write `out`) for
-  // i in [0, count). inputs: GPUBuffers bound read-only as in0, in1, ...; the output has
+  // i in [0, count); it may call math.js's functions. inputs: GPUBuffers bound read-only as in0, in1, ...; the output has
   // `outElements` f32. Returns the output buffer.
   compute(body, inputs, outElements, count = outElements) {
     const out = this.buffer(outElements * 4);
@@ -116,7 +117,7 @@ export class Gpu {
     const groups = Math.ceil(count / WORKGROUP);
     const gx = Math.min(groups, MAX_GROUPS_X), gy = Math.ceil(groups / gx);
     const decls = inputs.map((_, k) => `@group(0) @binding(${k}) var<storage, read> in${k} : array<f32>;`);
-    const code = `${decls.join('\n')}
+    const code = `${helpersFor(body)}${decls.join('\n')}
 @group(0) @binding(${inputs.length}) var<storage, read_write> out : array<f32>;
 @compute @workgroup_size(${WORKGROUP})
 fn main(@builtin(global_invocation_id) gid : vec3<u32>) {

@@ -13,7 +13,7 @@ function clampExpr(x, lo, hi) {
 }
 
 // WGSL for one step on operand expressions a (and b); null when there is no GPU form.
-// params as in ir::ElementwiseStep (Clip: min, max; HardSigmoid: alpha, beta; LeakyRelu: alpha).
+// Pow is no fused step but shares the form. params as in ir::ElementwiseStep (Clip: min, max; HardSigmoid: alpha, beta; LeakyRelu: alpha).
 export function stepExpr(op, [a, b], params) {
   const p = params.map(attrNumber);
   if (BINARY[op]) return `${a} ${BINARY[op]} ${b}`;
@@ -27,7 +27,9 @@ export function stepExpr(op, [a, b], params) {
     case 'Tanh': return `tanh(${a})`;
     case 'Sqrt': return `sqrt(${a})`;
     case 'Exp': return `exp(${a})`;
-    default: return null;  // Erf: WGSL has none
+    case 'Erf': return `twinrt_erf(${a})`;
+    case 'Pow': return `twinrt_pow(${a}, ${b})`;
+    default: return null;
   }
 }
 
