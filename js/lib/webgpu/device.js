@@ -82,6 +82,15 @@ export class Gpu {
     return { buffer: out, offsets };
   }
 
+  // A new buffer holding the first `bytes` of `buf`.
+  copy(buf, bytes) {
+    const out = this.buffer(bytes);
+    const enc = this.device.createCommandEncoder();
+    enc.copyBufferToBuffer(buf, 0, out, 0, out.size);
+    this.device.queue.submit([enc.finish()]);
+    return out;
+  }
+
   // Copies `bytes` of `buf` back to the CPU.
   async download(buf, bytes) {
     if (this.lost) throw new TwinrtError(`webgpu: the device was lost: ${this.lost}`, 'UNAVAILABLE');
