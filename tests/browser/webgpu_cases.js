@@ -69,6 +69,13 @@ export const cases = [
   { name: 'GatherElements axis 1, negative indices', spec: one('GatherElements', [3, 4], { extra: ['ix'], attrs: { axis: 1 }, inits: [{ name: 'ix', type: 'int64', dims: [2, 3], values: [0, -1, 2, 3, 1, -4] }] }), placement: gpu('GatherElements') },
   { name: 'Where of a wasm condition, broadcast', spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], initializers: [weight('t', [4]), weight('y', [3, 1], 8)],
     nodes: [{ op: 'Greater', inputs: ['x', 't'], outputs: ['c'] }, { op: 'Where', inputs: ['c', 'x', 'y'], outputs: ['z'] }] } }, placement: ['Greater:wasm', 'Where:webgpu'] },
+  // A GPU that treats subnormals as zero must still make Relu(-subnormal) 0 and keep +subnormal.
+  { name: 'Relu and Clip of subnormals (copied in by Where)', spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z'), out('k')],
+    initializers: [weight('t', [4]), { name: 's', type: 'float32', dims: [3, 1], values: [9.17e-39, -9.17e-39, 1e-40] }, { name: 'n', type: 'float32', dims: [4], values: [-3e-39, 2e-39, -1e-45, 0] },
+      { name: 'lo', type: 'float32', dims: [], values: [0] }],
+    nodes: [{ op: 'Greater', inputs: ['x', 't'], outputs: ['c'] }, { op: 'Where', inputs: ['c', 'x', 's'], outputs: ['w'] }, { op: 'Where', inputs: ['c', 'n', 'w'], outputs: ['v'] },
+      { op: 'Relu', inputs: ['v'], outputs: ['z'] }, { op: 'Clip', inputs: ['v', 'lo'], outputs: ['k'] }] } },
+    placement: ['Greater:wasm', 'Where:webgpu', 'Where:webgpu', 'Relu:webgpu', 'Clip:webgpu'], tolerance: 0 },
   { name: 'Concat axis 1', spec: one('Concat', [2, 3, 4], { yDims: [2, 1, 4], attrs: { axis: 1 } }), placement: gpu('Concat') },
   { name: 'LayerNormalization last axis, bias', spec: one('LayerNormalization', [3, 4, 10], { extra: ['s', 'b'], opset: 17, inits: [weight('s', [10], 4), weight('b', [10], 5)] }), placement: gpu('LayerNormalization'), tolerance: 1e-6 },
   { name: 'LayerNormalization axis 1, epsilon, no bias', spec: one('LayerNormalization', [2, 3, 5], { extra: ['s'], opset: 17, attrs: { axis: 1, epsilon: 0.01 }, inits: [weight('s', [3, 5], 4)] }), placement: gpu('LayerNormalization'), tolerance: 1e-6 },

@@ -46,7 +46,19 @@ const POW = `fn twinrt_pow(x : f32, y : f32) -> f32 {
   return select(p, -p, (bits >> 31u) == 1u && odd);
 }`;
 
-const FUNCTIONS = { twinrt_erf: ERF, twinrt_pow: POW };
+// Sign tests on the bits: a GPU that treats subnormals as zero (SwiftShader does) finds a
+// negative subnormal not below 0, where the wasm kernels' Relu and Clip make it 0. NaN and
+// -0 are neither.
+const BELOW_ZERO = `fn twinrt_below_zero(x : f32) -> bool {
+  let b = bitcast<u32>(x);
+  return b > 0x80000000u && b <= 0xff800000u;
+}`;
+const ABOVE_ZERO = `fn twinrt_above_zero(x : f32) -> bool {
+  let b = bitcast<u32>(x);
+  return b > 0u && b <= 0x7f800000u;
+}`;
+
+const FUNCTIONS = { twinrt_erf: ERF, twinrt_pow: POW, twinrt_below_zero: BELOW_ZERO, twinrt_above_zero: ABOVE_ZERO };
 
 // The definitions of the functions above that `body` calls.
 export function helpersFor(body) {

@@ -5,10 +5,14 @@ import { attrNumber, f32 } from './wgsl.js';
 
 const BINARY = { Add: '+', Sub: '-', Mul: '*', Div: '/' };
 
+// x < bound and x > bound; against 0 on the bits (math.js), so subnormals compare as on the CPU.
+const below = (x, bound) => (bound === 0 ? `twinrt_below_zero(${x})` : `${x} < ${f32(bound)}`);
+const above = (x, bound) => (bound === 0 ? `twinrt_above_zero(${x})` : `${x} > ${f32(bound)}`);
+
 function clampExpr(x, lo, hi) {
   let e = x;
-  if (Number.isFinite(lo)) e = `select(${e}, ${f32(lo)}, ${e} < ${f32(lo)})`;
-  if (Number.isFinite(hi)) e = `select(${e}, ${f32(hi)}, ${e} > ${f32(hi)})`;
+  if (Number.isFinite(lo)) e = `select(${e}, ${f32(lo)}, ${below(e, lo)})`;
+  if (Number.isFinite(hi)) e = `select(${e}, ${f32(hi)}, ${above(e, hi)})`;
   return e;
 }
 
@@ -19,8 +23,8 @@ export function stepExpr(op, [a, b], params) {
   if (BINARY[op]) return `${a} ${BINARY[op]} ${b}`;
   switch (op) {
     case 'Clip': return clampExpr(a, p[0], p[1]);
-    case 'Relu': return `select(${a}, 0.0, ${a} < 0.0)`;
-    case 'LeakyRelu': return `select(${a}, ${f32(p[0])} * ${a}, ${a} < 0.0)`;
+    case 'Relu': return `select(${a}, 0.0, ${below(a, 0)})`;
+    case 'LeakyRelu': return `select(${a}, ${f32(p[0])} * ${a}, ${below(a, 0)})`;
     case 'HardSigmoid': return `max(0.0, min(1.0, ${f32(p[0])} * ${a} + ${f32(p[1])}))`;
     case 'HardSwish': return `${a} * max(0.0, min(1.0, ${a} / 6.0 + 0.5))`;
     case 'Sigmoid': return `1.0 / (1.0 + exp(-${a}))`;
