@@ -128,7 +128,7 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
     await t.test('PaddleOCR angle classifier end to end, bit-identical across runs and sessions',
       realModel('angle classifier', { url: `/${MODEL}`, inputs: { x: [1, 3, 48, 192] }, secondSession: true }));
     const mobilenet = fs.existsSync(MOBILENET) ? null : `${MOBILENET} not found (tests/models exports it with python3-torchvision)`;
-    await t.test('MobileNetV2 end to end', mobilenet ? { skip: mobilenet } : {}, () =>
+    await t.test('MobileNetV2 end to end, bit-identical across runs and sessions', mobilenet ? { skip: mobilenet } : {}, () =>
       realModel('MobileNetV2', { base64: fs.readFileSync(MOBILENET).toString('base64'), secondSession: true })());
     await t.test('the example page with the WebGPU provider', async () => {
       const example = await browser.newPage();
