@@ -52,7 +52,11 @@ window.twinrtEngine = {
     return { crossOriginIsolated: self.crossOriginIsolated, userAgent: navigator.userAgent, hasGpu: !!navigator.gpu, adapter };
   },
   async load(sessionOptions) {
+    // localize loads one chunk model after another: the last one's memory must go first
+    // (kept, BERT's chunk models ran twinrt-web's heap out of memory).
+    const last = session;
     session = null;
+    if (last) await last.release();
     const bytes = new Uint8Array(await (await fetch('/model')).arrayBuffer());
     session = await api.InferenceSession.create(bytes, sessionOptions);
     return { inputNames: session.inputNames, outputNames: session.outputNames };
