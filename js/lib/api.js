@@ -10,6 +10,8 @@ import { WebGpuExecutor } from './webgpu/executor.js';
 
 const MODES = ['default', 'exact', 'reference'];
 const PROVIDERS = ['wasm', 'cpu', 'webgpu'];
+// 'gpu-buffer' outputs come from WebGPU sessions; a session on wasm returns CPU tensors.
+const OUTPUT_LOCATIONS = ['cpu', 'gpu-buffer'];
 
 function toBytes(x) {
   if (x instanceof Uint8Array) return x;
@@ -36,8 +38,12 @@ function checkOptions(o) {
     if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
       throw new TwinrtError(`twinrt-web: ${key} must be a positive integer (bytes), got ${v}`, 'INVALID_ARGUMENT');
   }
+  const where = o.preferredOutputLocation ?? 'cpu';
+  const locations = typeof where === 'string' ? [where] : where && typeof where === 'object' ? Object.values(where) : [null];
+  if (!locations.every((l) => OUTPUT_LOCATIONS.includes(l)))
+    throw new TwinrtError(`twinrt-web: preferredOutputLocation must be 'cpu' or 'gpu-buffer', or an object of them by output name`, 'INVALID_ARGUMENT');
   return { providers, mode, threads: threads || 0, dims: o.freeDimensionOverrides || {},
-    maxTensorBytes: o.maxTensorBytes || 0, maxMemoryBytes: o.maxMemoryBytes || 0 };
+    maxTensorBytes: o.maxTensorBytes || 0, maxMemoryBytes: o.maxMemoryBytes || 0, outputLocation: where };
 }
 
 export function createApi(platform) {
@@ -138,7 +144,7 @@ export function createApi(platform) {
     const info = await b.createSession(model, settings);
     const s = b.sessions.get(info.id);
     try {
-      return new InferenceSession(b, info, new WebGpuExecutor(s.rt, s.inner, gpu, info.inputMetadata));
+      return new InferenceSession(b, info, new WebGpuExecutor(s.rt, s.inner, gpu, info.inputMetadata, settings.outputLocation));
     } catch (e) {
       await b.release(info.id);
       throw e;

@@ -1,4 +1,6 @@
 // env: the onnxruntime-web settings twinrt-web reads when its module first loads.
+import { getDevice } from './webgpu/device.js';
+
 export const env = {
   wasm: {
     // Threads for sessions (0 or undefined: half the hardware threads, at most 4). More
@@ -10,6 +12,11 @@ export const env = {
     wasmPaths: undefined,
     // true: sessions run in a worker (Web Worker / worker_threads), the caller never blocks.
     proxy: false,
+  },
+  webgpu: {
+    // twinrt-web's GPUDevice, as a Promise (null without an adapter): the buffers of GPU
+    // tensor feeds (Tensor.fromGpuBuffer) must be made on it.
+    get device() { return getDevice().then((g) => g && g.device); },
   },
   logLevel: 'warning',
   versions: { web: '0.1.0' },

@@ -51,6 +51,7 @@ function checkData(what, type, data) {
 // A tensor as {type, data, dims}, its data of the type's array with numel(dims) elements.
 function checkTensor(what, x) {
   if (!x || typeof x !== 'object' || Array.isArray(x)) throw invalid(`${what} must be a Tensor, got ${describe(x)}`);
+  if (x.gpuBuffer) throw invalid(`${what} is a GPU tensor: only a WebGPU session's float32 tensor inputs take one`);
   const type = x.type, rawDims = x.dims;
   if (typeof type !== 'string') throw invalid(`${what}: type must be a string`);
   const dims = Array.isArray(rawDims) ? Array.from(rawDims) : rawDims;

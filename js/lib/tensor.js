@@ -46,11 +46,7 @@ export class Tensor {
     else [type, data, dims] = [typeOfData(typeOrData), typeOrData, dataOrDims];
     data = toTypedData(type, data);
     dims = dims === undefined ? [data.length] : Array.from(dims);
-    let size = 1;
-    for (const d of dims) {
-      if (!Number.isSafeInteger(d) || d < 0) throw new TypeError(`twinrt-web: tensor dims must be non-negative integers, got [${dims}]`);
-      size *= d;
-    }
+    const size = sizeOf(dims);
     if (size !== data.length) throw new RangeError(`twinrt-web: tensor dims [${dims}] need ${size} elements, data has ${data.length}`);
     this.type = type;
     this.data = data;
@@ -63,4 +59,47 @@ export class Tensor {
   dispose() {}
 
   reshape(dims) { return new Tensor(this.type, this.data, dims); }
+
+  // A tensor whose data stays in a GPUBuffer of twinrt-web's WebGPU device (onnxruntime-web's
+  // shape): a float32 feed of a WebGPU session, or an output with preferredOutputLocation
+  // 'gpu-buffer'. getData() reads it back through `download`; dispose() calls `dispose`.
+  static fromGpuBuffer(gpuBuffer, { dataType, dims, download, dispose } = {}) {
+    if (!gpuBuffer || typeof gpuBuffer.size !== 'number') throw new TypeError('twinrt-web: Tensor.fromGpuBuffer needs a GPUBuffer');
+    if (dataType !== 'float32') throw new TypeError(`twinrt-web: GPU tensors are float32, got '${dataType}'`);
+    const size = sizeOf(dims);
+    const t = new Tensor('float32', new Float32Array(0), [0]);
+    if (size * 4 > gpuBuffer.size) throw new RangeError(`twinrt-web: dims [${dims}] need ${size * 4} bytes, the GPUBuffer has ${gpuBuffer.size}`);
+    let data = null;
+    Object.defineProperty(t, 'data', {
+      get() {
+        if (data) return data;
+        throw new Error("twinrt-web: the tensor's data is on the GPU (location 'gpu-buffer'): await getData() first");
+      },
+    });
+    Object.assign(t, { dims: Object.freeze(Array.from(dims)), size, location: 'gpu-buffer', gpuBuffer });
+    t.getData = async () => {
+      if (!data) {
+        if (!download) throw new Error('twinrt-web: this GPU tensor was made without a download function');
+        data = await download();
+      }
+      return data;
+    };
+    t.dispose = () => {
+      if (t.location === 'none') return;
+      t.location = 'none';
+      data = null;
+      if (dispose) dispose();
+    };
+    return t;
+  }
+}
+
+function sizeOf(dims) {
+  if (!Array.isArray(dims) && !ArrayBuffer.isView(dims)) throw new TypeError('twinrt-web: tensor dims must be an array');
+  let size = 1;
+  for (const d of dims) {
+    if (!Number.isSafeInteger(d) || d < 0) throw new TypeError(`twinrt-web: tensor dims must be non-negative integers, got [${dims}]`);
+    size *= d;
+  }
+  return size;
 }

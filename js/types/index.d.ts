@@ -1,6 +1,9 @@
 // Types of twinrt-web: the onnxruntime-web API shape (InferenceSession, Tensor, env) plus
 // twinrt's own session option `mode` and `session.runtime`.
 
+/** A WebGPU GPUBuffer (named structurally: these types do not need the WebGPU type library). */
+export interface GpuBufferLike { readonly size: number; destroy(): void }
+
 export declare namespace Tensor {
   interface DataTypeMap {
     float32: Float32Array; float64: Float64Array; float16: Uint16Array; bfloat16: Uint16Array;
@@ -19,10 +22,14 @@ export declare class Tensor<T extends Tensor.Type = Tensor.Type> {
   readonly data: Tensor.DataTypeMap[T];
   readonly dims: readonly number[];
   readonly size: number;
-  readonly location: 'cpu';
+  /** 'gpu-buffer': the data is in `gpuBuffer` (read it with getData()); 'none': disposed. */
+  readonly location: 'cpu' | 'gpu-buffer' | 'none';
+  readonly gpuBuffer?: GpuBufferLike;
   getData(): Promise<Tensor.DataTypeMap[T]>;
   dispose(): void;
   reshape(dims: readonly number[]): Tensor<T>;
+  /** A float32 tensor in a GPUBuffer of env.webgpu.device (usage STORAGE | COPY_SRC), for a WebGPU session's feeds. */
+  static fromGpuBuffer(buffer: GpuBufferLike, options: { dataType: 'float32'; dims: readonly number[]; download?: () => Promise<Float32Array>; dispose?: () => void }): Tensor<'float32'>;
 }
 
 /** What run() accepts and returns per name: a tensor; for sequence inputs/outputs an array of
@@ -58,6 +65,8 @@ export declare namespace InferenceSession {
      * float64 and is also bit-identical everywhere; 'default' is the fastest.
      */
     mode?: 'default' | 'exact' | 'reference';
+    /** WebGPU sessions: float32 outputs as GPU tensors ('gpu-buffer'), for all outputs or by name. Sessions on wasm return CPU tensors. */
+    preferredOutputLocation?: 'cpu' | 'gpu-buffer' | { readonly [outputName: string]: 'cpu' | 'gpu-buffer' };
   }
 
   interface RunOptions { logSeverityLevel?: 0 | 1 | 2 | 3 | 4; tag?: string }
@@ -113,6 +122,8 @@ export interface Env {
     /** Run sessions in a Web Worker (browser) or worker_threads (Node). */
     proxy?: boolean;
   };
+  /** twinrt-web's GPUDevice (null without an adapter). */
+  readonly webgpu: { readonly device: Promise<object | null> };
   logLevel?: 'verbose' | 'info' | 'warning' | 'error' | 'fatal';
   readonly versions: { readonly web: string };
 }

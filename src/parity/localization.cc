@@ -59,7 +59,9 @@ class OwnErrorRunner {
         auto ref = engines::make_engine("twinrt-ref", s_.options);
         if (!ref) return ref.status().with_context("own-error model: ");
         fallback_ = std::move(*ref);
-        source_ = "twinrt-ref (" + s_.engine_b + " could not run the own-error model)";
+        // The engine's reason, first line: why the own errors did not come from it.
+        const std::string why = values.status().message();
+        source_ = "twinrt-ref (" + s_.engine_b + " could not run the own-error model: " + why.substr(0, why.find('\n')) + ")";
       }
       values = run_model(*fallback_, "twinrt-ref", own.model, path, feeds);
       if (!values) return values.status().with_context("own-error model: ");

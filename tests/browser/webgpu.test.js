@@ -77,6 +77,26 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
       assert.match(messages[2], /input 'x' must have shape \[4\], got \[3\]/);
     });
 
+    await t.test('GPU tensors: gpu-buffer outputs feed the next model, fromGpuBuffer feeds', async () => {
+      const x = (name, dims) => ({ name, type: 'float32', dims });
+      const spec = {
+        dims: [2, 3, 4],
+        first: { inputs: [x('x', [2, 3, 4])], outputs: [{ name: 'z', type: 'float32' }], initializers: [{ name: 'w', type: 'float32', dims: [4], values: [0.5, -1, 2, 0.25] }],
+          nodes: [{ op: 'Mul', inputs: ['x', 'w'], outputs: ['m'] }, { op: 'Relu', inputs: ['m'], outputs: ['z'] }] },
+        second: { inputs: [x('z', [2, 3, 4])], outputs: [{ name: 'y', type: 'float32' }], nodes: [{ op: 'Sigmoid', inputs: ['z'], outputs: ['y'] }] },
+      };
+      const r = await withTimeout(page.evaluate((s) => window.webgpuDeviceData(s), spec), 'GPU tensors');
+      assert.deepStrictEqual(r.locations, ['gpu-buffer', 'gpu-buffer']);
+      assert.strictEqual(r.dataThrows, true, '.data of a GPU tensor throws');
+      assert.deepStrictEqual(r.dims, [[2, 3, 4], [2, 3, 4]]);
+      assert.deepStrictEqual(r.sameBits, [true, true], 'the same bits as with CPU tensors');
+      assert.strictEqual(r.disposed, 'none');
+      assert.match(r.errors[0], /input 'z': the GPU tensor was disposed/);
+      assert.match(r.errors[1], /dims \[3,3,4\] need 144 bytes, the GPUBuffer has 96/);
+      assert.match(r.errors[2], /GPU tensors are float32, got 'int32'/);
+      assert.match(r.errors[3], /input 'z' is a GPU tensor: only a WebGPU session's float32 tensor inputs take one/);
+    });
+
     const noData = testDataAvailable() ? null : 'no ONNX test data (apt-get install libonnx-testdata)';
     await t.test('ONNX conformance data of the ops with WGSL kernels', noData ? { skip: noData } : {}, async () => {
       const r = await runConformance((spec) => withTimeout(page.evaluate((s) => window.webgpuRunRaw(s), spec), 'conformance data set'));
@@ -93,6 +113,7 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
         t.diagnostic(`${name} ${out}: max abs diff to wasm exact ${o.maxAbs}, relative ${o.maxRel}`);
         assert.ok(o.maxRel <= 1e-4, `${out}: max diff ${o.maxAbs} (relative ${o.maxRel})`);
         assert.ok(o.repeatable, `${out}: two runs differ`);
+        if (spec.secondSession) assert.strictEqual(o.sameAcrossSessions, true, `${out}: two sessions differ`);
       }
       const counts = {};
       for (const p of r.placement) {
@@ -102,10 +123,13 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
       t.diagnostic(`${name} placement: ${JSON.stringify(counts)}`);
       assert.ok(r.placement.some((p) => p.ep === 'webgpu'));
     };
-    await t.test('PaddleOCR angle classifier end to end', realModel('angle classifier', { url: `/${MODEL}`, inputs: { x: [1, 3, 48, 192] } }));
+    // Determinism on a real model: two runs of one session and a run of a second session
+    // give the same bytes (realModel asserts both).
+    await t.test('PaddleOCR angle classifier end to end, bit-identical across runs and sessions',
+      realModel('angle classifier', { url: `/${MODEL}`, inputs: { x: [1, 3, 48, 192] }, secondSession: true }));
     const mobilenet = fs.existsSync(MOBILENET) ? null : `${MOBILENET} not found (tests/models exports it with python3-torchvision)`;
-    await t.test('MobileNetV2 end to end', mobilenet ? { skip: mobilenet } : {}, () =>
-      realModel('MobileNetV2', { base64: fs.readFileSync(MOBILENET).toString('base64') })());
+    await t.test('MobileNetV2 end to end, bit-identical across runs and sessions', mobilenet ? { skip: mobilenet } : {}, () =>
+      realModel('MobileNetV2', { base64: fs.readFileSync(MOBILENET).toString('base64'), secondSession: true })());
     await t.test('the example page with the WebGPU provider', async () => {
       const example = await browser.newPage();
       example.on('pageerror', (e) => errors.push(e.message));

@@ -1,7 +1,7 @@
 // WebGPU test page: window.webgpuCompare runs one model with executionProviders
 // ['webgpu', 'wasm'] (twice) and with 'wasm' alone in exact mode, and reports how the
 // outputs compare.
-import { InferenceSession, Tensor } from '../../js/lib/browser.js';
+import { InferenceSession, Tensor, env } from '../../js/lib/browser.js';
 import { makeModel } from '../js/make-model.js';
 import { TYPED_ARRAYS } from '../../js/lib/tensor.js';
 
@@ -34,7 +34,17 @@ function compare(a, b) {
 
 const sameBits = (a, b) => a.length === b.length && new Uint32Array(a.buffer, a.byteOffset, a.length).every((v, i) => v === new Uint32Array(b.buffer, b.byteOffset, b.length)[i]);
 
-// spec: { model (makeModel description) | url | base64 (model bytes), inputs?: {name: dims} }
+async function runOnce(model, feeds) {
+  const session = await InferenceSession.create(model, { executionProviders: ['webgpu', 'wasm'] });
+  try {
+    return await session.run(feeds);
+  } finally {
+    await session.release();
+  }
+}
+
+// spec: { model (makeModel description) | url | base64 (model bytes), inputs?: {name: dims},
+//         concurrent?, secondSession? }
 window.webgpuCompare = async (spec) => {
   const model = spec.url || (spec.base64 ? fromBase64(spec.base64) : makeModel(spec.model));
   const gpu = await InferenceSession.create(model, { executionProviders: ['webgpu', 'wasm'] });
@@ -51,12 +61,16 @@ window.webgpuCompare = async (spec) => {
     const second = await gpu.run(feeds);
     // spec.concurrent: two more runs started together must give the same bits too.
     const together = spec.concurrent ? await Promise.all([gpu.run(feeds), gpu.run(feeds)]) : [];
+    // spec.secondSession: a run of a second session of the same model (its own weight
+    // buffers, the cached pipelines) must give the same bits as well.
+    const other = spec.secondSession ? await runOnce(model, feeds) : null;
     const expected = await cpu.run(feeds);
     const outputs = {};
     for (const name of gpu.outputNames) {
       const [g, g2, c] = [first[name], second[name], expected[name]];
       const repeatable = [g2, ...together.map((o) => o[name])].every((x) => sameBits(g.data, x.data));
-      outputs[name] = { dims: [...g.dims], expectedDims: [...c.dims], ...compare(g.data, c.data), repeatable };
+      const sameAcrossSessions = other ? sameBits(g.data, other[name].data) : null;
+      outputs[name] = { dims: [...g.dims], expectedDims: [...c.dims], ...compare(g.data, c.data), repeatable, sameAcrossSessions };
     }
     return { outputs, placement: gpu.placement, runtime: gpu.runtime };
   } finally {
@@ -98,5 +112,50 @@ window.webgpuRunRaw = async ({ model, inputs }) => {
     return { outputs, placement: session.placement };
   } finally {
     await session.release();
+  }
+};
+
+// Device data (docs/webgpu.md): model A's output kept on the GPU ('gpu-buffer') feeds model B;
+// a buffer of the caller's own on env.webgpu.device feeds A. Each result is compared, bit
+// for bit, with the same models run on CPU tensors; bad GPU feeds give the errors returned.
+window.webgpuDeviceData = async ({ first, second, dims }) => {
+  const [a, b] = [makeModel(first), makeModel(second)];
+  const onGpu = { executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' };
+  const sessions = [];
+  const open = async (model, options) => { const s = await InferenceSession.create(model, options); sessions.push(s); return s; };
+  try {
+    const [ga, gb, ca, cb] = [await open(a, onGpu), await open(b, onGpu), await open(a, { executionProviders: ['webgpu'] }), await open(b, { executionProviders: ['webgpu'] })];
+    const x = new Tensor('float32', inputData(dims.reduce((p, q) => p * q, 1), 3), dims);
+    // The caller's buffer: written here, handed over as a GPU tensor.
+    const device = await env.webgpu.device;
+    const own = device.createBuffer({ size: x.data.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(own, 0, x.data);
+    const z = (await ga.run({ x: Tensor.fromGpuBuffer(own, { dataType: 'float32', dims }) })).z;
+    let dataThrows = false;
+    try { z.data; } catch { dataThrows = true; }
+    const y = (await gb.run({ z })).y;
+    const [zData, yData] = [await z.getData(), await y.getData()];
+    // The same on CPU tensors.
+    const zc = (await ca.run({ x })).z, yc = (await cb.run({ z: zc })).y;
+    const result = { locations: [z.location, y.location], dataThrows, dims: [[...z.dims], [...y.dims]],
+      sameBits: [sameBits(zData, zc.data), sameBits(yData, yc.data)] };
+    z.dispose();
+    result.disposed = z.location;
+    const wasm = await open(b, { executionProviders: ['wasm'] });
+    const errors = [];
+    for (const attempt of [
+      () => gb.run({ z }),
+      () => Tensor.fromGpuBuffer(own, { dataType: 'float32', dims: [dims[0] + 1, ...dims.slice(1)] }),
+      () => Tensor.fromGpuBuffer(own, { dataType: 'int32', dims }),
+      () => wasm.run({ z: y }),
+    ]) {
+      try { await attempt(); errors.push('no error'); } catch (e) { errors.push(e.message); }
+    }
+    result.errors = errors;
+    y.dispose();
+    own.destroy();
+    return result;
+  } finally {
+    for (const s of sessions) await s.release();
   }
 };

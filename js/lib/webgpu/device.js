@@ -5,6 +5,7 @@
 // order fixed by the source: no atomics, no split reductions, so a run's bits depend only
 // on the adapter.
 import { TwinrtError } from '../errors.js';
+import { helpersFor } from './math.js';
 
 const WORKGROUP = 64;
 const MAX_GROUPS_X = 65535;
@@ -81,6 +82,15 @@ export class Gpu {
     return { buffer: out, offsets };
   }
 
+  // A new buffer holding the first `bytes` of `buf`.
+  copy(buf, bytes) {
+    const out = this.buffer(bytes);
+    const enc = this.device.createCommandEncoder();
+    enc.copyBufferToBuffer(buf, 0, out, 0, out.size);
+    this.device.queue.submit([enc.finish()]);
+    return out;
+  }
+
   // Copies `bytes` of `buf` back to the CPU.
   async download(buf, bytes) {
     if (this.lost) throw new TwinrtError(`webgpu: the device was lost: ${this.lost}`, 'UNAVAILABLE');
@@ -108,7 +118,7 @@ export class Gpu {
   }
 
   // Runs `body` (WGSL statements that see `i`, the invocation's index, and write `out`) for
-  // i in [0, count). inputs: GPUBuffers bound read-only as in0, in1, ...; the output has
+  // i in [0, count); it may call math.js's functions. inputs: GPUBuffers bound read-only as in0, in1, ...; the output has
   // `outElements` f32. Returns the output buffer.
   compute(body, inputs, outElements, count = outElements) {
     const out = this.buffer(outElements * 4);
@@ -116,7 +126,7 @@ export class Gpu {
     const groups = Math.ceil(count / WORKGROUP);
     const gx = Math.min(groups, MAX_GROUPS_X), gy = Math.ceil(groups / gx);
     const decls = inputs.map((_, k) => `@group(0) @binding(${k}) var<storage, read> in${k} : array<f32>;`);
-    const code = `${decls.join('\n')}
+    const code = `${helpersFor(body)}${decls.join('\n')}
 @group(0) @binding(${inputs.length}) var<storage, read_write> out : array<f32>;
 @compute @workgroup_size(${WORKGROUP})
 fn main(@builtin(global_invocation_id) gid : vec3<u32>) {

@@ -1,11 +1,11 @@
-// Elementwise kernels: Add/Sub/Mul/Div with numpy broadcasting; Relu, Sigmoid, Clip and
+// Elementwise kernels: Add/Sub/Mul/Div/Pow with numpy broadcasting; Relu, Sigmoid, Clip and
 // the other activations of fused groups (program.js); FusedElementwise, the groups that a
 // graph pass merged into one node.
 import { programCode, programProblem, stepExpr } from './program.js';
 import { bindOperands } from './operands.js';
 import { attrNumber, broadcastIndex, broadcastShape, coords, numel } from './wgsl.js';
 
-const BINARY = { Add: '+', Sub: '-', Mul: '*', Div: '/' };
+const BINARY = ['Add', 'Sub', 'Mul', 'Div', 'Pow'];
 
 function binary(op) {
   return {
@@ -16,7 +16,7 @@ function binary(op) {
       const [a, b] = ins;
       const dims = broadcastShape([a.dims, b.dims]);
       const body = `${coords(dims)}
-  out[i] = in0[${broadcastIndex(a.dims, dims)}] ${op} in1[${broadcastIndex(b.dims, dims)}];`;
+  out[i] = ${stepExpr(op, [`in0[${broadcastIndex(a.dims, dims)}]`, `in1[${broadcastIndex(b.dims, dims)}]`], [])};`;
       return [{ dims, buffer: gpu.compute(body, [a.buffer, b.buffer], numel(dims)) }];
     },
   };
@@ -40,7 +40,7 @@ const PARAMS = {
   HardSigmoid: (a) => [a.alpha ?? 0.2, a.beta ?? 0.5],
   LeakyRelu: (a) => [a.alpha ?? 0.01],
 };
-const UNARY = ['Relu', 'Sigmoid', 'Tanh', 'Exp', 'Sqrt', 'HardSwish', 'HardSigmoid', 'LeakyRelu'];
+const UNARY = ['Relu', 'Sigmoid', 'Tanh', 'Exp', 'Sqrt', 'Erf', 'HardSwish', 'HardSigmoid', 'LeakyRelu'];
 
 // Clip's bounds: inputs 1 and 2 from opset 11, attributes before. Compared as the wasm
 // kernel does (x < min ? min : x, then > max), which keeps NaN inputs as NaN.
@@ -69,7 +69,7 @@ const fusedElementwise = {
 
 export const kernels = {
   'ai.twinrt:FusedElementwise': fusedElementwise,
-  ...Object.fromEntries(Object.entries(BINARY).map(([name, op]) => [name, binary(op)])),
+  ...Object.fromEntries(BINARY.map((op) => [op, binary(op)])),
   ...Object.fromEntries(UNARY.map((op) => [op, unary((node) => stepExpr(op, ['x'], PARAMS[op] ? PARAMS[op](node.attrs) : []))])),
   Clip: unary(clipExpr, [1, 2]),
 };

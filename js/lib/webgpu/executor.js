@@ -45,13 +45,28 @@ function checkAgainstMetadata(checked, inputMetadata) {
     if (!checked.some(([name]) => name === m.name)) throw invalid(`input '${m.name}' was not given`);
 }
 
+// A GPU tensor feed (Tensor.fromGpuBuffer) as a checked value { type, dims, buffer }.
+function checkGpuFeed(name, x) {
+  if (x.location === 'none') throw invalid(`input '${name}': the GPU tensor was disposed`);
+  if (x.type !== 'float32' || !x.gpuBuffer) throw invalid(`input '${name}': GPU tensor inputs are float32 tensors with a gpuBuffer`);
+  const dims = Array.from(x.dims || []);
+  if (!dims.every((d) => Number.isSafeInteger(d) && d >= 0) || numel(dims) * 4 > x.gpuBuffer.size)
+    throw invalid(`input '${name}': dims [${dims}] do not fit its GPUBuffer of ${x.gpuBuffer.size} bytes`);
+  return { type: x.type, dims, buffer: x.gpuBuffer };
+}
+
+// A GPU tensor, disposed or not (checkGpuFeed refuses a disposed one).
+const onGpu = (x) => !!x && !!x.gpuBuffer;
+
 export class WebGpuExecutor {
-  // runtime: the WasmRuntime holding session `id`; gpu: a Gpu (device.js).
-  constructor(runtime, id, gpu, inputMetadata) {
+  // runtime: the WasmRuntime holding session `id`; gpu: a Gpu (device.js); outputLocation:
+  // preferredOutputLocation ('cpu', 'gpu-buffer' or { outputName: either }).
+  constructor(runtime, id, gpu, inputMetadata, outputLocation = 'cpu') {
     this.rt = runtime;
     this.id = id;
     this.gpu = gpu;
     this.inputMetadata = inputMetadata;
+    this.outputLocation = outputLocation;
     this.plan = runtime.graph(id);
     this.constantNames = new Set(this.plan.constants);
     this.constants = new Map();  // name -> Slot, uploaded once and kept for every run
@@ -71,14 +86,18 @@ export class WebGpuExecutor {
   }
 
   async run(feeds, fetches) {
-    const checked = checkFeeds(feeds, this.inputMetadata);
+    const entries = Object.entries(feeds);
+    const checked = [...checkFeeds(Object.fromEntries(entries.filter(([, x]) => !onGpu(x))), this.inputMetadata),
+      ...entries.filter(([, x]) => onGpu(x)).map(([name, x]) => [name, checkGpuFeed(name, x)])];
     checkAgainstMetadata(checked, this.inputMetadata);
     return this.gpu.exclusive(() => this.runChecked(checked, fetches));
   }
 
   async runChecked(checked, fetches) {
     const values = new Map();
-    for (const [name, x] of checked) values.set(name, new Slot(x.type, [...x.dims], new Tensor(x.type, x.data, x.dims)));
+    // A GPU feed is read where it is, never freed by the run.
+    for (const [name, x] of checked)
+      values.set(name, x.buffer ? new Slot(x.type, [...x.dims], null, x.buffer) : new Slot(x.type, [...x.dims], new Tensor(x.type, x.data, x.dims)));
     const created = new Set();  // buffers of this run, freed at its end (outputs may share them)
     const placement = [];
     const device = this.gpu.device;
@@ -101,7 +120,7 @@ export class WebGpuExecutor {
       const result = {};
       for (const name of this.plan.outputs)
         if (!fetches || !fetches.length || fetches.includes(name))
-          result[name] = await this.toCpu(values.get(name) || this.constant(name));
+          result[name] = await this.output(name, values.get(name) || this.constant(name));
       this.placement = placement;
       return result;
     } catch (e) {
@@ -173,6 +192,21 @@ export class WebGpuExecutor {
       if (!v.constant) created.add(v.buffer);
     }
     return v.buffer;
+  }
+
+  // An output where preferredOutputLocation asks for it: a float32 tensor in a GPUBuffer of
+  // its own (a copy: the run frees its buffers, and an output may share a weight's), else
+  // on the CPU.
+  async output(name, v) {
+    const where = typeof this.outputLocation === 'string' ? this.outputLocation : this.outputLocation[name] || 'cpu';
+    if (where !== 'gpu-buffer' || v.type !== 'float32' || v.sequence || v.empty) return this.toCpu(v);
+    const n = numel(v.dims);
+    const buffer = v.buffer ? this.gpu.copy(v.buffer, n * 4) : this.gpu.upload(v.tensor.data);
+    return Tensor.fromGpuBuffer(buffer, {
+      dataType: 'float32', dims: v.dims,
+      download: async () => new Float32Array((await this.gpu.download(buffer, n * 4)).buffer, 0, n),
+      dispose: () => buffer.destroy(),
+    });
   }
 
   async toCpu(v) {

@@ -1,4 +1,5 @@
-// Layout ops. Reshape and Flatten keep the buffer (a new shape over the same bytes);
+// Layout ops. Reshape, Flatten, Squeeze, Unsqueeze and Identity keep the buffer (a new
+// shape over the same bytes);
 // Transpose and Concat copy, one output element per invocation.
 import { MAX_INPUTS, coords, numel, strides } from './wgsl.js';
 
@@ -29,6 +30,34 @@ function flattenDims(node, ins) {
   if (axis < 0) axis += dims.length;
   if (axis < 0 || axis > dims.length) return null;
   return [numel(dims.slice(0, axis)), numel(dims.slice(axis))];
+}
+
+// Squeeze/Unsqueeze axes: input 1 from opset 13, the attribute before.
+function axesOf(node, ins, ctx) {
+  if (ctx.opset < 13) return node.attrs.axes || null;
+  return ins[1] ? Array.from(ins[1].data, Number) : null;
+}
+
+const normAxes = (axes, rank) => {
+  const out = axes.map((a) => (a < 0 ? a + rank : a));
+  return out.every((a) => a >= 0 && a < rank) && new Set(out).size === out.length ? out : null;
+};
+
+// Without axes, every dimension of 1 goes.
+function squeezeDims(node, ins, ctx) {
+  const dims = ins[0].dims, given = axesOf(node, ins, ctx);
+  const axes = given ? normAxes(given, dims.length) : dims.map((d, k) => k).filter((k) => dims[k] === 1);
+  if (!axes || axes.some((a) => dims[a] !== 1)) return null;
+  return dims.filter((_, k) => !axes.includes(k));
+}
+
+function unsqueezeDims(node, ins, ctx) {
+  const dims = ins[0].dims, given = axesOf(node, ins, ctx);
+  const rank = dims.length + (given ? given.length : 0);
+  const axes = given && normAxes(given, rank);
+  if (!axes) return null;
+  const rest = [...dims];
+  return Array.from({ length: rank }, (_, k) => (axes.includes(k) ? 1 : rest.shift()));
 }
 
 const transpose = {
@@ -84,6 +113,9 @@ ${branches.join('\n')}`;
 export const kernels = {
   Reshape: { cpuInputs: [1], ...alias(reshapeDims) },
   Flatten: alias(flattenDims),
+  Squeeze: { cpuInputs: [1], ...alias(squeezeDims) },
+  Unsqueeze: { cpuInputs: [1], ...alias(unsqueezeDims) },
+  Identity: alias((node, ins) => ins[0].dims),
   Transpose: transpose,
   Concat: concat,
 };

@@ -1,7 +1,8 @@
-// Ops that pick input elements: Slice, Gather, Split. One invocation per output element
-// copies one input element; starts, indices and split sizes are read on the CPU and baked
-// into the WGSL (Gather's indices go up as a buffer of u32).
-import { coords, numel, strides } from './wgsl.js';
+// Ops that pick input elements: Slice, Gather, GatherElements, Split, Where. One invocation
+// per output element copies one input element; starts, indices, split sizes and Where's
+// condition are read on the CPU: baked into the WGSL, or (indices, the condition) sent up
+// as a buffer of u32.
+import { broadcastIndex, broadcastShape, coords, numel, strides } from './wgsl.js';
 
 const list = (view) => (view ? Array.from(view.data, Number) : null);
 const normAxis = (a, rank) => (a < 0 ? a + rank : a);
@@ -55,12 +56,52 @@ const gather = {
   check: (node, ins) => (gatherGeometry(node, ins) ? null : 'axis or an index out of range'),
   run(gpu, node, ins, ctx) {
     const { D, indices, outDims, inner } = gatherGeometry(node, ins);
-    const idx = gpu.upload(new Uint32Array(indices));
-    ctx.keep.add(idx);
+    const idx = uploadU32(gpu, indices, ctx);
     const n = indices.length;
     const body = `  let r = i % ${inner}u; let j = (i / ${inner}u) % ${n}u; let o = i / ${inner * n}u;
   out[i] = in0[(o * ${D}u + bitcast<u32>(in1[j])) * ${inner}u + r];`;
     return [{ dims: outDims, buffer: gpu.compute(body, [ins[0].buffer, idx], numel(outDims)) }];
+  },
+};
+
+// A u32 buffer of `values`, freed with the run.
+function uploadU32(gpu, values, ctx) {
+  const buffer = gpu.upload(Uint32Array.from(values));
+  ctx.keep.add(buffer);
+  return buffer;
+}
+
+// GatherElements: same rank, indices no larger than the data off the axis, every index in range.
+function gatherElementsAxis(node, ins) {
+  const dims = ins[0].dims, idims = ins[1].dims, axis = normAxis(node.attrs.axis ?? 0, dims.length);
+  if (!(axis >= 0 && axis < dims.length) || idims.length !== dims.length) return null;
+  if (idims.some((d, k) => k !== axis && d > dims[k])) return null;
+  return list(ins[1]).every((v) => v >= -dims[axis] && v < dims[axis]) ? axis : null;
+}
+
+const gatherElements = {
+  cpuInputs: [1],
+  check: (node, ins) => (gatherElementsAxis(node, ins) === null ? 'axis, shapes or an index out of range' : null),
+  run(gpu, node, ins, ctx) {
+    const axis = gatherElementsAxis(node, ins), dims = ins[0].dims, D = dims[axis], s = strides(dims);
+    const outDims = ins[1].dims;
+    const idx = uploadU32(gpu, list(ins[1]).map((v) => (v < 0 ? v + D : v)), ctx);
+    const index = outDims.map((_, k) => `${k === axis ? 'bitcast<u32>(in1[i])' : `c${k}`} * ${s[k]}u`).join(' + ') || '0u';
+    const body = `${coords(outDims)}\n  out[i] = in0[${index}];`;
+    return [{ dims: outDims, buffer: gpu.compute(body, [ins[0].buffer, idx], numel(outDims)) }];
+  },
+};
+
+// Where(condition, X, Y), all three broadcast; the bool condition goes up as u32.
+const where = {
+  cpuInputs: [0],
+  check: (node, ins) => (broadcastShape(ins.map((x) => x.dims)) ? null : 'shapes do not broadcast'),
+  run(gpu, node, ins, ctx) {
+    const [c, x, y] = ins, dims = broadcastShape(ins.map((v) => v.dims));
+    const cond = uploadU32(gpu, c.data, ctx);
+    const at = (v) => broadcastIndex(v.dims, dims);
+    const body = `${coords(dims)}\n  out[i] = select(in1[${at(y)}], in0[${at(x)}], bitcast<u32>(in2[${at(c)}]) != 0u);`;
+    return [{ dims, buffer: gpu.compute(body, [x.buffer, y.buffer, cond], numel(dims)) }];
   },
 };
 
@@ -95,4 +136,4 @@ const split = {
   },
 };
 
-export const kernels = { Slice: slice, Gather: gather, Split: split };
+export const kernels = { Slice: slice, Gather: gather, GatherElements: gatherElements, Split: split, Where: where };

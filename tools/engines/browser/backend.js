@@ -30,6 +30,17 @@ function decode(t) {
   return { type: t.type, dims: t.dims, data: new Ctor(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)) };
 }
 
+// Base64 characters per message (a multiple of 4, so pieces join): one CDP message of about
+// 200 MB closes the page.
+const PIECE = 1 << 25;
+
+async function sendFeeds(page, feeds) {
+  await page.evaluate(() => window.twinrtEngine.stage());
+  for (const [name, t] of Object.entries(encode(feeds)))
+    for (let at = 0; at === 0 || at < t.b64.length; at += PIECE)
+      await page.evaluate((a) => window.twinrtEngine.stage(...a), [name, t.type, t.dims, t.b64.slice(at, at + PIECE)]);
+}
+
 async function launch() {
   if (!fs.existsSync(CHROMIUM))
     throw unavailable(`chromium not found at ${CHROMIUM}; run: apt-get install chromium (or set TWINRT_CHROMIUM)`);
@@ -80,12 +91,12 @@ async function start(options, spec) {
           ...names,
           description,  // where the nodes ran is known after a run: then it names that
           async run(feeds, outputNames) {
-            const out = await page.evaluate(([f, o]) => window.twinrtEngine.run(f, o), [encode(feeds), outputNames])
+            const out = await sendFeeds(page, feeds).then(() => page.evaluate((o) => window.twinrtEngine.run(o), outputNames))
               .catch((e) => { throw new Error(pageErrorText(e)); });
             if (out.placement) loaded.description = spec.describe(info, out.placement);
             return Object.fromEntries(Object.entries(out.tensors).map(([n, t]) => [n, decode(t)]));
           },
-          time: (feeds, runs) => page.evaluate(([f, r]) => window.twinrtEngine.time(f, r), [encode(feeds), runs])
+          time: (feeds, runs) => sendFeeds(page, feeds).then(() => page.evaluate((r) => window.twinrtEngine.time(r), runs))
             .catch((e) => { throw new Error(pageErrorText(e)); }),
           async close() {},
         };

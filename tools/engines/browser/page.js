@@ -26,8 +26,14 @@ function toBase64(data) {
 
 let api = null;
 let session = null;
-const toFeeds = (feeds) =>
-  Object.fromEntries(Object.entries(feeds).map(([n, t]) => [n, new api.Tensor(t.type, fromBase64(t), t.dims)]));
+// Feeds arrive a piece at a time (stage) before run or time takes them: one message of
+// about 200 MB closes the page, and localize's own-error models take every intermediate.
+let staged = {};
+function takeFeeds() {
+  const feeds = Object.fromEntries(Object.entries(staged).map(([n, t]) => [n, new api.Tensor(t.type, fromBase64(t), t.dims)]));
+  staged = {};
+  return feeds;
+}
 
 window.twinrtEngine = {
   // Imports the engine module; with `webgpu`, also reports the adapter (null: none).
@@ -46,20 +52,29 @@ window.twinrtEngine = {
     return { crossOriginIsolated: self.crossOriginIsolated, userAgent: navigator.userAgent, hasGpu: !!navigator.gpu, adapter };
   },
   async load(sessionOptions) {
+    // localize loads one chunk model after another: the last one's memory must go first
+    // (kept, BERT's chunk models ran twinrt-web's heap out of memory).
+    const last = session;
     session = null;
+    if (last) await last.release();
     const bytes = new Uint8Array(await (await fetch('/model')).arrayBuffer());
     session = await api.InferenceSession.create(bytes, sessionOptions);
     return { inputNames: session.inputNames, outputNames: session.outputNames };
   },
+  // stage(): forget what was staged; stage(name, type, dims, piece): append base64 to a feed.
+  stage(name, type, dims, piece) {
+    if (name === undefined) staged = {};
+    else (staged[name] ||= { type, dims, b64: '' }).b64 += piece;
+  },
   // placement: twinrt-web's WebGPU sessions say where each node of this run ran; null otherwise.
-  async run(feeds, outputNames) {
-    const results = await session.run(toFeeds(feeds), outputNames);
+  async run(outputNames) {
+    const results = await session.run(takeFeeds(), outputNames);
     const tensors = Object.fromEntries(outputNames.map((n) => [n, { type: results[n].type, dims: results[n].dims,
                                                                    b64: toBase64(results[n].data) }]));
     return { tensors, placement: session.placement || null };
   },
-  async time(feeds, runs) {
-    const tensors = toFeeds(feeds);
+  async time(runs) {
+    const tensors = takeFeeds();
     const ms = [];
     for (let i = 0; i < runs; i++) {
       const start = performance.now();
