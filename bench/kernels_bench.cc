@@ -100,6 +100,7 @@ void register_all() {
       matmul->Args({128, 768, 768});   // BERT-base projection, sequence 128
       matmul->Args({128, 3072, 768});  // BERT-base feed-forward up
       matmul->Args({128, 768, 3072});  // BERT-base feed-forward down
+      matmul->Args({1, 1000, 1280});   // MobileNetV2 classifier, batch 1
     }
   }
 }

@@ -123,6 +123,10 @@ std::vector<Case> cases_around(const kernels::F32GemmKernel& kernel) {
   Case deep{2 * mr + 1, 3 * nr + 2, 1107, true, 0.75f, 1, true, true};
   cases.push_back(deep);
   cases.push_back({40 * mr + 5, 20 * nr + 3, 900});
+  // With B packed, A's panels over all of k overflow the driver's L2 budget: the product
+  // runs in parts along k, each continuing from the sums in C; epilogue after the last.
+  Case split{12 * mr + 1, 2 * nr + 3, 3000, true, 0.75f, 3, true, true};
+  cases.push_back(split);
   return cases;
 }
 

@@ -38,6 +38,9 @@ struct F32Epilogue {
 
 // One tile: rows <= mr, cols <= nr of C at `c` (row stride ldc) from an A panel and a B
 // panel of k entries each. The epilogue may be null: then C gets the raw dot products.
+// With `accumulate` the sums start from C's values instead of +0: a product split along k
+// continues each dot product where the previous part left it, so the result has the bits
+// of the unsplit product (a float stored and loaded back is the same float).
 struct F32TileArgs {
   int64_t k = 0;
   const float* a = nullptr;
@@ -45,6 +48,7 @@ struct F32TileArgs {
   float* c = nullptr;
   int64_t ldc = 0;
   int rows = 0, cols = 0;
+  bool accumulate = false;
   int64_t row0 = 0, col0 = 0;  // the tile's position in C, for the epilogue's bias
   const F32Epilogue* epilogue = nullptr;
 };

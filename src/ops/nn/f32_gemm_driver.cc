@@ -16,6 +16,8 @@ constexpr int64_t kAChunkBytes = 512 * 1024;
 constexpr int64_t kBBlockBytes = 2 * 1024 * 1024;
 // Below this many multiply-adds a product runs on the calling thread.
 constexpr int64_t kSerialWork = 1 << 17;
+// The shortest part of k worth a pass over C of its own (see k_parts).
+constexpr int64_t kMinKPart = 256;
 
 // A task computes the tiles of a range of A panels (a group, walked in L2-sized chunks)
 // against a range of B panels (a block).
@@ -92,18 +94,25 @@ void make_b_block(const F32Product& p, int nr, int64_t first, int64_t end, float
   }
 }
 
+// Floats from one panel of an operand to the next: packed ones as given, ones made while
+// running are packed k * width apart.
+int64_t panel_step(const F32Operand& op, int64_t k, int width) {
+  return op.packed && op.packed_stride ? op.packed_stride : k * width;
+}
+
 void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const Tiling& t, int64_t task,
               Scratch s) {
   const int64_t gi = task / t.n_blocks, ni = task % t.n_blocks;
   const int64_t g_first = gi * t.group_panels, g_end = std::min(t.m_panels, g_first + t.group_panels);
   const int64_t b_first = ni * t.block_panels, b_end = std::min(t.n_panels, b_first + t.block_panels);
-  const int64_t a_panel = p.k * kernel.mr, b_panel = p.k * kernel.nr;
+  const int64_t a_panel = panel_step(p.a, p.k, kernel.mr), b_panel = panel_step(p.b, p.k, kernel.nr);
   const float* b_block = p.b.packed ? p.b.packed + b_first * b_panel : s.b;
   if (!p.b.packed) make_b_block(p, kernel.nr, b_first, b_end, s.b);
   kernels::F32TileArgs args;
   args.k = p.k;
   args.ldc = p.ldc;
-  args.epilogue = &p.epilogue;
+  args.accumulate = p.accumulate;
+  args.epilogue = p.last_part ? &p.epilogue : nullptr;
   for (int64_t a_first = g_first; a_first < g_end; a_first += t.chunk_panels) {
     const int64_t a_end = std::min(g_end, a_first + t.chunk_panels);
     const float* a_chunk = p.a.packed ? p.a.packed + a_first * a_panel : s.a;
@@ -122,7 +131,7 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
         kernel.tile(args);
       }
     }
-    if (p.after_rows) {
+    if (p.after_rows && p.last_part) {
       const int64_t row0 = a_first * kernel.mr, col0 = b_first * kernel.nr;
       p.after_rows(row0, std::min(p.m, a_end * kernel.mr) - row0, col0, std::min(p.n, b_end * kernel.nr) - col0);
     }
@@ -142,10 +151,7 @@ float* thread_scratch(int64_t floats) {
   return buffer.get();
 }
 
-}  // namespace
-
-Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p) {
-  if (p.m <= 0 || p.n <= 0) return Status::ok();
+Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p) {
   const Tiling t = plan_tiling(p, kernel, pool.size());
   const int64_t slots = std::min<int64_t>(pool.size(), t.tasks());
   const int64_t a_floats = p.a.packed ? 0 : t.chunk_panels * p.k * kernel.mr;
@@ -171,6 +177,49 @@ Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, cons
         run_task(p, kernel, t, task, s);
     }
   });
+  return Status::ok();
+}
+
+// How many parts to split k into. With B packed in advance (weights) every B panel is used
+// by every A panel; when A's panels over all of k overflow L2 (a few hundred rows of
+// activations times a k of thousands, like BERT's feed-forward output), each tile streams
+// both panels from beyond L1 and L2. Split along k so that all of A's panels of a part fit,
+// each part continuing from the sums the last left in C; parts stay at least kMinKPart
+// deep so that re-reading C costs little. (Blocking k for every shape, BLIS-style, measured
+// slower on Zen 3: docs/performance.md.)
+int64_t k_parts(const F32Product& p, const kernels::F32GemmKernel& kernel) {
+  if (!p.b.packed || p.a.fill || p.accumulate || !p.last_part) return 1;
+  const int64_t a_bytes = kernels::panel_count(p.m, kernel.mr) * kernel.mr * p.k * int64_t{sizeof(float)};
+  const int64_t parts = ceil_div(a_bytes, kAChunkBytes);
+  return parts > 1 && p.k / parts >= kMinKPart ? parts : 1;
+}
+
+// The part [k0, k0 + depth) of a product split along k.
+F32Product k_part(const F32Product& p, const kernels::F32GemmKernel& kernel, int64_t k0, int64_t depth) {
+  F32Product part = p;
+  part.k = depth;
+  part.accumulate = k0 > 0;
+  part.last_part = k0 + depth == p.k;
+  for (auto [op, width] : {std::pair{&part.a, kernel.mr}, std::pair{&part.b, kernel.nr}}) {
+    if (op->packed) {
+      op->packed_stride = panel_step(*op, p.k, width);
+      op->packed += k0 * width;
+    } else {
+      op->data += k0 * op->k_stride;
+    }
+  }
+  return part;
+}
+
+}  // namespace
+
+Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p) {
+  if (p.m <= 0 || p.n <= 0) return Status::ok();
+  const int64_t parts = k_parts(p, kernel);
+  if (parts == 1) return run_whole(pool, kernel, p);
+  const int64_t depth = ceil_div(p.k, parts);
+  for (int64_t k0 = 0; k0 < p.k; k0 += depth)
+    TRY(run_whole(pool, kernel, k_part(p, kernel, k0, std::min(depth, p.k - k0))));
   return Status::ok();
 }
 

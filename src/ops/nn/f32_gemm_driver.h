@@ -18,8 +18,10 @@ namespace twinrt::nn {
 
 // One side of a product (A: m x k, B: k x n), in one of three forms.
 struct F32Operand {
-  // 1. Every panel packed in advance (weights, packed once at session creation).
+  // 1. Every panel packed in advance (weights, packed once at session creation), one after
+  //    the other every `packed_stride` floats (0: k * width, the panels of this product).
   const float* packed = nullptr;
+  int64_t packed_stride = 0;
   // 2. Strided: element (i, p) — row i of A or column i of B, depth p — at
   //    data[i * outer_stride + p * k_stride]; packed panel by panel while running.
   const float* data = nullptr;
@@ -41,6 +43,9 @@ struct F32Product {
   // task's columns of a chunk of rows): a producer's folded elementwise group. Blocks are as
   // large as a task, so per-call costs are spread over many elements.
   std::function<void(int64_t, int64_t, int64_t, int64_t)> after_rows;
+  // Set by the driver on the parts of a product it splits along k: C holds the sums of the
+  // parts before (`accumulate`), and only the last part applies the epilogue and after_rows.
+  bool accumulate = false, last_part = true;
 };
 
 Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p);
