@@ -188,7 +188,7 @@ Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
 // deep so that re-reading C costs little. (Blocking k for every shape, BLIS-style, measured
 // slower on Zen 3: docs/performance.md.)
 int64_t k_parts(const F32Product& p, const kernels::F32GemmKernel& kernel) {
-  if (!p.b.packed || p.a.fill || p.accumulate || !p.last_part) return 1;
+  if (!p.b.packed || p.a.fill) return 1;
   const int64_t a_bytes = kernels::panel_count(p.m, kernel.mr) * kernel.mr * p.k * int64_t{sizeof(float)};
   const int64_t parts = ceil_div(a_bytes, kAChunkBytes);
   return parts > 1 && p.k / parts >= kMinKPart ? parts : 1;
