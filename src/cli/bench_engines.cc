@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -66,6 +67,22 @@ Result<engines::TensorMap> tensor_inputs(const BenchEnginesFlags& f, const Sessi
   return inputs;
 }
 
+// A turn: a pause, an untimed run, then the timed run. The previous engine's worker threads
+// may still be spinning after its run (ONNX Runtime's pool spins for a while before it
+// sleeps) and would take cores from this engine's threads: with 2 threads on 2 cores that
+// doubled twinrt's time. After the pause they sleep; the untimed run wakes this engine's own
+// threads, so the timed run sees the steady state of back-to-back runs, as alone.
+void take_turn(Contender& c, const engines::TensorMap& inputs) {
+  constexpr auto kSettle = std::chrono::milliseconds(20);
+  if (!c.engine) return;
+  std::this_thread::sleep_for(kSettle);
+  auto untimed = c.engine->time_runs(inputs, 1);
+  if (!untimed) return drop(c, untimed.status());
+  auto ms = c.engine->time_runs(inputs, 1);
+  if (!ms) return drop(c, ms.status());
+  c.samples.push_back(ms->front());
+}
+
 const Contender* baseline(const std::vector<Contender>& all) {
   for (const Contender& c : all)
     if (c.engine) return &c;
@@ -79,7 +96,8 @@ double ratio_to(const Contender& c, const Contender& base) {
 void print_text(const BenchEnginesFlags& f, const std::vector<Contender>& all) {
   const Contender* base = baseline(all);
   std::printf("model: %s\n", f.model.c_str());
-  std::printf("%d runs per engine, engines alternating run by run, after %d warm-up; ratio = p50 / p50 of %s\n",
+  std::printf("%d runs per engine, engines taking turns (a pause, an untimed run, a timed run), after %d warm-up; "
+              "ratio = p50 / p50 of %s\n",
               f.runs, f.warmup, base->name.c_str());
   size_t width = 6;
   for (const Contender& c : all) width = std::max(width, c.name.size());
@@ -158,14 +176,9 @@ int bench_engines(const BenchEnginesFlags& f) {
     all.push_back(Contender{name, nullptr, "", 0, -1, 0, {}, {}});
     prepare(all.back(), f, engine_options, *inputs);
   }
-  // One timed run per engine per round.
+  // One timed run per engine per round, each in a turn of its own (see take_turn).
   for (int round = 0; round < f.runs; ++round)
-    for (Contender& c : all) {
-      if (!c.engine) continue;
-      auto ms = c.engine->time_runs(*inputs, 1);
-      if (!ms) drop(c, ms.status());
-      else c.samples.push_back(ms->front());
-    }
+    for (Contender& c : all) take_turn(c, *inputs);
   for (Contender& c : all) {
     c.latency = summarize_latencies(c.samples);
     if (!c.engine) continue;
