@@ -1,11 +1,14 @@
-// The depthwise plane kernels of every tier against the float reference kernel: the exact
-// variants bit for bit (borders, tails below and above the vector width, strides,
-// dilations, infinite weights and NaN inputs), the fma variants within float error.
+// The depthwise plane kernels of every tier against the float reference kernel (then the
+// clamp): the exact variants bit for bit (borders, tails below and above the vector width,
+// strides, dilations, infinite weights and NaN inputs, batches of planes, the fused clamp),
+// the fma variants within float error.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -44,20 +47,59 @@ std::vector<float> random_values(int64_t n, uint32_t seed, bool specials) {
   return v;
 }
 
-// Runs `kernel` and the reference on one geometry; returns {got, want}.
-std::pair<std::vector<float>, std::vector<float>> run(F32DwConvFn kernel, const Geometry& g, uint32_t seed,
-                                                      bool specials) {
+struct Case {
+  Geometry g;
+  int64_t planes = 1;
+  std::optional<std::pair<float, float>> clamp;  // min, max after the bias
+};
+
+// Runs `kernel` on c.planes planes and the reference (then the clamp) on each; returns
+// {got, want}.
+std::pair<std::vector<float>, std::vector<float>> run(F32DwConvFn kernel, const Case& c, uint32_t seed, bool specials) {
+  const Geometry& g = c.g;
   const int64_t in[2] = {g.h, g.w}, kernel_shape[2] = {g.k, g.k}, strides[2] = {g.stride, g.stride};
   const int64_t dil[2] = {g.dilation, g.dilation}, pads[2] = {g.pad, g.pad};
   int64_t out[2];
   for (int d = 0; d < 2; ++d) out[d] = std::max<int64_t>(0, (in[d] + 2 * g.pad - (g.k - 1) * g.dilation - 1) / g.stride + 1);
   const ImageWindow win{2, in, out, kernel_shape, strides, dil, pads, pads};
-  const auto x = random_values(g.h * g.w, seed, false);
-  const auto weights = random_values(g.k * g.k, seed + 1, specials);
-  std::vector<float> want(static_cast<size_t>(out[0] * out[1])), got(want.size(), -9.0f);
-  f32_dwconv2d_ref(win, x.data(), weights.data(), 0.25f, want.data());
-  kernel(win, x.data(), weights.data(), 0.25f, got.data());
+  const int64_t in_size = g.h * g.w, out_size = out[0] * out[1], taps = g.k * g.k;
+  const auto x = random_values(in_size * c.planes, seed, false);
+  const auto weights = random_values(taps * c.planes, seed + 1, specials);
+  const auto bias = random_values(c.planes, seed + 2, false);
+  std::vector<float> want(static_cast<size_t>(out_size * c.planes)), got(want.size(), -9.0f);
+  for (int64_t i = 0; i < c.planes; ++i) {
+    float* y = want.data() + i * out_size;
+    f32_dwconv2d_ref(win, x.data() + i * in_size, weights.data() + i * taps, bias[i], y);
+    if (c.clamp)
+      for (int64_t j = 0; j < out_size; ++j) {
+        y[j] = y[j] < c.clamp->first ? c.clamp->first : y[j];
+        y[j] = y[j] > c.clamp->second ? c.clamp->second : y[j];
+      }
+  }
+  F32DwConvPlanes planes;
+  planes.in = x.data();
+  planes.weights = weights.data();
+  planes.bias = bias.data();
+  planes.out = got.data();
+  planes.count = c.planes;
+  if (c.clamp) {
+    planes.clamp = true;
+    planes.min = c.clamp->first;
+    planes.max = c.clamp->second;
+  }
+  kernel(win, planes);
   return {got, want};
+}
+
+// Every geometry on one plane, and on three planes with a clamp (with specials the first and
+// last planes' weights hold inf/NaN, so a batch mixes finite and non-finite weights).
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const Geometry& g : geometries()) {
+    out.push_back({g, 1, std::nullopt});
+    out.push_back({g, 3, std::pair<float, float>(-0.5f, 1.0f)});
+  }
+  return out;
 }
 
 std::vector<Isa> supported_tiers() {
@@ -70,23 +112,25 @@ std::vector<Isa> supported_tiers() {
 TEST(KernelsDwConvTiers, ExactKernelsMatchTheReferenceBitForBit) {
   uint32_t seed = 1;
   for (Isa isa : supported_tiers())
-    for (const Geometry& g : geometries())
+    for (const Case& c : cases())
       for (bool specials : {false, true}) {
-        const auto [got, want] = run(f32_dwconv_kernel(isa, false), g, seed += 2, specials);
+        const auto [got, want] = run(f32_dwconv_kernel(isa, false), c, seed += 3, specials);
+        const Geometry& g = c.g;
         // (memcmp must not see the null data of an empty output)
         ASSERT_TRUE(got.empty() || std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0)
-            << isa_name(isa) << " w=" << g.w << " k=" << g.k << " stride=" << g.stride << " dilation=" << g.dilation
-            << " pad=" << g.pad << (specials ? " with inf/NaN" : "");
+            << isa_name(isa) << " h=" << g.h << " w=" << g.w << " k=" << g.k << " stride=" << g.stride
+            << " dilation=" << g.dilation << " pad=" << g.pad << " planes=" << c.planes
+            << (specials ? " with inf/NaN" : "");
       }
 }
 
 TEST(KernelsDwConvTiers, FmaKernelsStayWithinFloatError) {
   uint32_t seed = 500;
   for (Isa isa : supported_tiers())
-    for (const Geometry& g : geometries()) {
-      const auto [got, want] = run(f32_dwconv_kernel(isa, true), g, seed += 2, false);
+    for (const Case& c : cases()) {
+      const auto [got, want] = run(f32_dwconv_kernel(isa, true), c, seed += 3, false);
       for (size_t i = 0; i < got.size(); ++i)
-        ASSERT_NEAR(got[i], want[i], 1e-4f * static_cast<float>(g.k * g.k)) << isa_name(isa) << " at " << i;
+        ASSERT_NEAR(got[i], want[i], 1e-4f * static_cast<float>(c.g.k * c.g.k)) << isa_name(isa) << " at " << i;
     }
 }
 

@@ -7,12 +7,12 @@
 namespace twinrt::kernels {
 
 // Defined in the ISA folders, each compiled with its own flags.
-void f32_dwconv__scalar(const ImageWindow&, const float*, const float*, float, float*);
+void f32_dwconv__scalar(const ImageWindow&, const F32DwConvPlanes&);
 #ifdef TWINRT_X86
-void f32_dwconv__avx2(const ImageWindow&, const float*, const float*, float, float*);
-void f32_dwconv_fma__avx2(const ImageWindow&, const float*, const float*, float, float*);
-void f32_dwconv__avx512(const ImageWindow&, const float*, const float*, float, float*);
-void f32_dwconv_fma__avx512(const ImageWindow&, const float*, const float*, float, float*);
+void f32_dwconv__avx2(const ImageWindow&, const F32DwConvPlanes&);
+void f32_dwconv_fma__avx2(const ImageWindow&, const F32DwConvPlanes&);
+void f32_dwconv__avx512(const ImageWindow&, const F32DwConvPlanes&);
+void f32_dwconv_fma__avx512(const ImageWindow&, const F32DwConvPlanes&);
 #endif
 
 F32DwConvFn f32_dwconv_kernel(Isa isa, bool fma) {

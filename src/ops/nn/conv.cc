@@ -26,8 +26,7 @@ class ConvKernel final : public OpKernel {
       : attrs_(std::move(attrs)), group_(group), mode_(mode), residual_(residual), clamp_(clamp),
         program_(std::move(program)), program_first_(program_first), gemm_(mode),
         tile_(tile),
-        depthwise_(mode == Mode::kReference ? kernels::f32_dwconv2d_f64acc_ref
-                                            : kernels::f32_dwconv_kernel(isa, mode == Mode::kDefault)),
+        depthwise_(kernels::f32_dwconv_kernel(isa, mode == Mode::kDefault)),
         weights_(std::move(weights)), packed_(std::move(packed)) {}
 
   Status infer(InferContext& ctx) const override {
@@ -235,20 +234,42 @@ class ConvKernel final : public OpKernel {
     });
   }
 
-  // One input channel per group (depthwise): a direct per-plane kernel, no im2col copy;
-  // the fused clamp and the folded group run on each plane while it is in cache.
+  // One input channel per group (depthwise): a direct plane kernel, no im2col copy, the
+  // fused clamp applied as each output vector is stored. Planes go to the kernel a few at a
+  // time (it sets up the padding once per call) and the folded group runs on them while
+  // they are in cache.
   void run_depthwise(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const float* weights, const float* bias,
                      const std::optional<ir::FusedClamp>& clamp, float* out, const ChannelProgram& post) const {
     const kernels::ImageWindow w = plan.window.image();
     const int64_t mg = plan.out_per_group(), taps = plan.taps();
     const int64_t in_size = plan.window.in_size(), out_size = plan.window.out_size();
+    // Planes per kernel call: input and output of a batch within about 32 KiB; one plane when
+    // several output channels read the same input plane (channel multiplier > 1).
+    const int64_t batch = mg > 1 || mode_ == Mode::kReference
+                              ? 1
+                              : std::max<int64_t>(1, 8192 / std::max<int64_t>(1, in_size + out_size));
     pool.parallel_for(plan.batch * plan.out_channels, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t t = begin; t < end; ++t) {
+      for (int64_t t = begin; t < end;) {
         const int64_t n = t / plan.out_channels, oc = t % plan.out_channels;
-        depthwise_(w, x + (n * plan.in_channels + oc / mg) * in_size, weights + oc * taps, bias ? bias[oc] : 0.0f,
-               out + t * out_size);
-        if (clamp) nn::clamp_values(*clamp, out + t * out_size, out_size);
-        if (post.active()) post.apply(out + t * out_size, out_size, oc);
+        const int64_t count = std::min({batch, end - t, plan.out_channels - oc});
+        float* y = out + t * out_size;
+        const float* image = x + (n * plan.in_channels + oc / mg) * in_size;
+        if (mode_ == Mode::kReference) {
+          kernels::f32_dwconv2d_f64acc_ref(w, image, weights + oc * taps, bias ? bias[oc] : 0.0f, y);
+          if (clamp) nn::clamp_values(*clamp, y, out_size);
+        } else {
+          kernels::F32DwConvPlanes planes;
+          planes.in = image;
+          planes.weights = weights + oc * taps;
+          planes.bias = bias ? bias + oc : nullptr;
+          planes.out = y;
+          planes.count = count;
+          nn::set_epilogue_clamp(planes, clamp);
+          depthwise_(w, planes);
+        }
+        if (post.active())
+          for (int64_t i = 0; i < count; ++i) post.apply(y + i * out_size, out_size, oc + i);
+        t += count;
       }
     });
   }

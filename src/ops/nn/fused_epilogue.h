@@ -14,7 +14,9 @@
 
 namespace twinrt::nn {
 
-inline void set_epilogue_clamp(kernels::F32Epilogue& e, const std::optional<ir::FusedClamp>& clamp) {
+// E: kernels::F32Epilogue or kernels::F32DwConvPlanes (fields clamp, min, max).
+template <class E>
+void set_epilogue_clamp(E& e, const std::optional<ir::FusedClamp>& clamp) {
   if (!clamp) return;
   e.clamp = true;
   e.min = clamp->min.value_or(-std::numeric_limits<float>::infinity());
