@@ -45,6 +45,9 @@ struct F32TileArgs {
   int64_t k = 0;
   const float* a = nullptr;
   const float* b = nullptr;
+  // Floats from one k entry of the B panel to the next: 0 for a packed panel (nr); a row
+  // stride to read nr columns of a row-major B in place.
+  int64_t b_stride = 0;
   float* c = nullptr;
   int64_t ldc = 0;
   int rows = 0, cols = 0;

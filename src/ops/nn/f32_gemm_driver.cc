@@ -4,6 +4,7 @@
 #include <atomic>
 #include <memory>
 #include <new>
+#include <numeric>
 #include <vector>
 
 namespace twinrt::nn {
@@ -18,10 +19,24 @@ constexpr int64_t kBBlockBytes = 2 * 1024 * 1024;
 constexpr int64_t kSerialWork = 1 << 17;
 // The shortest part of k worth a pass over C of its own (see k_parts).
 constexpr int64_t kMinKPart = 256;
+// A row-major B (1x1 convolutions: the channels' planes) is read in place by products of at
+// most this many A panels: packing B costs a read and a write of all of it, shared by too
+// few A panels to pay off (MobileNetV2's 24-channel projection at 56 x 56: 10-25% faster).
+constexpr int64_t kInPlaceBMaxAPanels = 4;
+
+// Whether B's rows, `stride_bytes` apart, start in at least 16 of L1's 64 sets (64-byte
+// lines, 4 KiB per way). A tile reads one line of every row; rows a multiple of 1 KiB
+// apart share 4 sets and evict each other (MobileNetV2's 112 x 112 planes, 49 KiB apart:
+// read in place, its 16-channel projection got 25-30% slower, so those are packed).
+bool rows_spread_over_l1(int64_t stride_bytes) {
+  const int64_t step = stride_bytes % 4096;
+  return step != 0 && 4096 / std::gcd<int64_t>(step, 4096) >= 16;
+}
 
 // A task computes the tiles of a range of A panels (a group, walked in L2-sized chunks)
 // against a range of B panels (a block).
 struct Tiling {
+  bool b_in_place = false;  // full B panels read from B itself (see kInPlaceBMaxAPanels)
   int64_t m_panels = 0, n_panels = 0;
   int64_t chunk_panels = 0;  // A panels per chunk
   int64_t group_panels = 0;  // A panels per task
@@ -38,6 +53,8 @@ Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, in
   t.m_panels = kernels::panel_count(p.m, kernel.mr);
   t.n_panels = kernels::panel_count(p.n, kernel.nr);
   t.chunk_panels = std::clamp<int64_t>(kAChunkBytes / (k * kernel.mr * 4), 1, t.m_panels);
+  t.b_in_place = !p.b.packed && !p.b.fill && p.b.outer_stride == 1 && t.m_panels <= kInPlaceBMaxAPanels &&
+                 rows_spread_over_l1(p.b.k_stride * int64_t{sizeof(float)});
   const bool serial = threads <= 1 || p.m * p.n * k < kSerialWork;
   const int64_t want = serial ? 1 : int64_t{threads} * 3;
   if (p.b.packed) {
@@ -107,7 +124,14 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
   const int64_t b_first = ni * t.block_panels, b_end = std::min(t.n_panels, b_first + t.block_panels);
   const int64_t a_panel = panel_step(p.a, p.k, kernel.mr), b_panel = panel_step(p.b, p.k, kernel.nr);
   const float* b_block = p.b.packed ? p.b.packed + b_first * b_panel : s.b;
-  if (!p.b.packed) make_b_block(p, kernel.nr, b_first, b_end, s.b);
+  // In place, only a last panel narrower than nr is packed (reading nr columns of its rows
+  // would run past B's end).
+  const bool partial_last = p.n % kernel.nr != 0 && b_end == t.n_panels;
+  if (t.b_in_place) {
+    if (partial_last) make_b_block(p, kernel.nr, b_end - 1, b_end, s.b);
+  } else if (!p.b.packed) {
+    make_b_block(p, kernel.nr, b_first, b_end, s.b);
+  }
   kernels::F32TileArgs args;
   args.k = p.k;
   args.ldc = p.ldc;
@@ -120,9 +144,17 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
       for (int64_t i = a_first; i < a_end; ++i)
         panel_of(p.a, i, kernel.mr, p.m, p.k, s.a + (i - a_first) * a_panel);
     for (int64_t j = b_first; j < b_end; ++j) {
-      args.b = b_block + (j - b_first) * b_panel;
       args.col0 = j * kernel.nr;
       args.cols = static_cast<int>(std::min<int64_t>(kernel.nr, p.n - args.col0));
+      if (!t.b_in_place) {
+        args.b = b_block + (j - b_first) * b_panel;
+      } else if (args.cols == kernel.nr) {
+        args.b = p.b.data + args.col0;
+        args.b_stride = p.b.k_stride;
+      } else {
+        args.b = s.b;
+        args.b_stride = 0;
+      }
       for (int64_t i = a_first; i < a_end; ++i) {
         args.a = a_chunk + (i - a_first) * a_panel;
         args.row0 = i * kernel.mr;
@@ -155,7 +187,7 @@ Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
   const Tiling t = plan_tiling(p, kernel, pool.size());
   const int64_t slots = std::min<int64_t>(pool.size(), t.tasks());
   const int64_t a_floats = p.a.packed ? 0 : t.chunk_panels * p.k * kernel.mr;
-  const int64_t b_floats = p.b.packed ? 0 : t.block_panels * p.k * kernel.nr;
+  const int64_t b_floats = p.b.packed ? 0 : (t.b_in_place ? 1 : t.block_panels) * p.k * kernel.nr;
   const int64_t per_slot = a_floats + b_floats;
   float* scratch = nullptr;
   if (per_slot > 0) {
