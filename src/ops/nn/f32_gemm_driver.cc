@@ -183,8 +183,31 @@ float* thread_scratch(int64_t floats) {
   return buffer.get();
 }
 
+Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p, const Tiling& t);
+
+// With B packed (weights) the tasks split B's columns, and each would pack the same A panels
+// (BERT's activations: at 2 threads six times over; BERT ran 4-15% faster without that). Unless they are small
+// (then another pass over the threads costs more than it saves), they are packed once
+// instead, the threads sharing the work, into a buffer of the calling thread's.
 Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p) {
+  constexpr int64_t kSharedAMinBytes = 64 * 1024;
   const Tiling t = plan_tiling(p, kernel, pool.size());
+  const int64_t panel_floats = p.k * kernel.mr;
+  if (p.a.packed || !p.b.packed || t.n_blocks == 1 || t.m_panels * panel_floats * 4 < kSharedAMinBytes)
+    return run_tiles(pool, kernel, p, t);
+  float* a = thread_scratch(t.m_panels * panel_floats);
+  if (!a) return out_of_memory("no memory for " + std::to_string(t.m_panels * panel_floats * 4) + " bytes of GEMM panels");
+  pool.parallel_for(t.m_panels, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) panel_of(p.a, i, kernel.mr, p.m, p.k, a + i * panel_floats);
+  });
+  F32Product packed = p;
+  packed.a = F32Operand{};
+  packed.a.packed = a;
+  return run_tiles(pool, kernel, packed, plan_tiling(packed, kernel, pool.size()));
+}
+
+// The tasks of tiling `t`, each on the thread that claims it.
+Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p, const Tiling& t) {
   const int64_t slots = std::min<int64_t>(pool.size(), t.tasks());
   const int64_t a_floats = p.a.packed ? 0 : t.chunk_panels * p.k * kernel.mr;
   const int64_t b_floats = p.b.packed ? 0 : (t.b_in_place ? 1 : t.block_panels) * p.k * kernel.nr;
