@@ -186,9 +186,10 @@ float* thread_scratch(int64_t floats) {
 Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p, const Tiling& t);
 
 // With B packed (weights) the tasks split B's columns, and each would pack the same A panels
-// (BERT's activations: at 2 threads six times over; BERT ran 4-15% faster without that). Unless they are small
-// (then another pass over the threads costs more than it saves), they are packed once
-// instead, the threads sharing the work, into a buffer of the calling thread's.
+// (BERT's activations: at 2 threads six times over; BERT ran 4-15% faster without that).
+// Unless they are small (then another pass over the threads costs more than it saves), they
+// are packed once instead, the threads sharing the work, into a buffer of the calling
+// thread's.
 Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p) {
   constexpr int64_t kSharedAMinBytes = 64 * 1024;
   const Tiling t = plan_tiling(p, kernel, pool.size());
