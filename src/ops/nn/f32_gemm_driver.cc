@@ -197,7 +197,8 @@ Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
   if (p.a.packed || !p.b.packed || t.n_blocks == 1 || t.m_panels * panel_floats * 4 < kSharedAMinBytes)
     return run_tiles(pool, kernel, p, t);
   float* a = thread_scratch(t.m_panels * panel_floats);
-  if (!a) return out_of_memory("no memory for " + std::to_string(t.m_panels * panel_floats * 4) + " bytes of GEMM panels");
+  if (!a)
+    return out_of_memory("no memory for " + std::to_string(t.m_panels * panel_floats * 4) + " bytes of GEMM panels");
   pool.parallel_for(t.m_panels, 1, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) panel_of(p.a, i, kernel.mr, p.m, p.k, a + i * panel_floats);
   });
