@@ -28,33 +28,56 @@ __m256i broadcast_row(const uint8_t* p) {
   return _mm256_broadcastq_epi64(w);
 }
 
-template <bool RowsU8>
-void tile(const I8TileArgs& t) {
-  // acc[r][h]: columns 4h..4h+3, two partial sums per column (even and odd depth pairs).
-  __m256i acc[kMr][2];
-#pragma GCC unroll 6
-  for (auto& row : acc) row[0] = row[1] = _mm256_setzero_si256();
-  for (int64_t g = 0; g < t.k_groups; ++g) {
-    const uint8_t* cols = t.cols + g * kNr * 4;
-    const __m256i c0 = widen16<!RowsU8>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cols)));
-    const __m256i c1 = widen16<!RowsU8>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(cols + 16)));
-    const uint8_t* rows = t.rows + g * kMr * 4;
+// acc[r][h] (columns 4h..4h+3 of row r, two partial sums per column: even and odd depth
+// pairs) += `groups` depth groups: row r's 4 bytes of group g at rows[r] + g * RowStep, the
+// columns' at cols + 32 g.
+template <bool RowsU8, int64_t RowStep>
+__attribute__((always_inline)) inline void accumulate(__m256i (&acc)[kMr][2], const uint8_t* const* rows, const uint8_t* cols, int64_t groups) {
+  for (int64_t g = 0; g < groups; ++g) {
+    const uint8_t* c = cols + g * kNr * 4;
+    const __m256i c0 = widen16<!RowsU8>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c)));
+    const __m256i c1 = widen16<!RowsU8>(_mm_loadu_si128(reinterpret_cast<const __m128i*>(c + 16)));
     // Unrolled so that the accumulators stay in registers.
 #pragma GCC unroll 6
     for (int r = 0; r < kMr; ++r) {
-      const __m256i a = broadcast_row<RowsU8>(rows + r * 4);
+      const __m256i a = broadcast_row<RowsU8>(rows[r] + g * RowStep);
       acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(c0, a));
       acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(c1, a));
     }
   }
+}
+
+void store(const I8TileArgs& t, __m256i (&acc)[kMr][2]) {
   // hadd gives columns 0 1 4 5 | 2 3 6 7; the permute puts them in order.
   for (int r = 0; r < t.row_count; ++r)
     store_i8_tile_row(t, r, _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][0], acc[r][1]), 0xd8));
+}
+
+template <bool RowsU8>
+void tile(const I8TileArgs& t) {
+  __m256i acc[kMr][2];
+#pragma GCC unroll 6
+  for (auto& row : acc) row[0] = row[1] = _mm256_setzero_si256();
+  const uint8_t* rows[kMr];
+  for (int r = 0; r < kMr; ++r) rows[r] = t.rows + r * 4;
+  accumulate<RowsU8, kMr * 4>(acc, rows, t.cols, t.k_groups);
+  store(t, acc);
+}
+
+// Unpacked unsigned rows through the indirection pointers, tap by tap.
+void indirect_tile(const I8TileArgs& t) {
+  __m256i acc[kMr][2];
+#pragma GCC unroll 6
+  for (auto& row : acc) row[0] = row[1] = _mm256_setzero_si256();
+  for (int64_t tap = 0; tap < t.taps; ++tap)
+    accumulate<true, 4>(acc, t.indirect + tap * kMr, t.cols + tap * t.k_groups * kNr * 4, t.k_groups);
+  store(t, acc);
 }
 
 }  // namespace
 
 void i8_gemm_6x8_rows_u8__avx2(const I8TileArgs& t) { tile<true>(t); }
 void i8_gemm_6x8_rows_s8__avx2(const I8TileArgs& t) { tile<false>(t); }
+void i8_gemm_6x8_indirect_u8__avx2(const I8TileArgs& t) { indirect_tile(t); }
 
 }  // namespace twinrt::kernels
