@@ -7,6 +7,7 @@
 // sums and requantizes them the same way; transposes move bytes.
 #include <map>
 
+#include "ir/attributes.h"
 #include "passes/graph_uses.h"
 #include "passes/passes.h"
 
@@ -27,6 +28,7 @@ class NhwcLayout {
         n.inputs[0] = to_nhwc(n.inputs[0], out);
         n.op_type = "QLinearConvNhwc";
         n.domain = ir::kInternalDomain;
+        if (n.fused_from.empty()) n.fused_from = {n.name};  // an internal node names what it came from
         rename_output(n);
         ++converted;
       } else if (is_op(n, "QdqAdd", ir::kInternalDomain) && nhwc_.count(n.inputs[0]) && nhwc_.count(n.inputs[3]) &&
@@ -72,8 +74,7 @@ class NhwcLayout {
     if (wz->dtype() != DataType::kInt8) return false;
     for (int64_t i = 0; i < wz->numel(); ++i)
       if (wz->data<int8_t>()[i] != 0) return false;
-    return scalar_zero(n.inputs[2], DataType::kUInt8) && scalar_zero(n.inputs[7], DataType::kUInt8) &&
-           !uses_.pinned.count(n.inputs[0]);
+    return scalar_zero(n.inputs[2], DataType::kUInt8) && scalar_zero(n.inputs[7], DataType::kUInt8);
   }
 
   static ir::Node transpose(const std::string& from, const std::string& to, std::vector<int64_t> perm) {
@@ -82,11 +83,7 @@ class NhwcLayout {
     t.op_type = "Transpose";
     t.inputs = {from};
     t.outputs = {to};
-    ir::Attribute p;
-    p.name = "perm";
-    p.type = ir::Attribute::Type::kInts;
-    p.ints = std::move(perm);
-    t.attributes = {p};
+    t.attributes = {ir::ints_attribute("perm", std::move(perm))};
     return t;
   }
 
