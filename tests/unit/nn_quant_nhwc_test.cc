@@ -14,6 +14,7 @@
 #include "kernels/cpu/isa.h"
 #include "ops/quant/conv_nhwc.h"
 #include "passes/passes.h"
+#include "passes_test_util.h"
 
 namespace twinrt {
 namespace {
@@ -120,11 +121,6 @@ TEST(ConvNhwc, RefusesWeightsItCannotPack) {
   EXPECT_FALSE(quant::pack_nhwc_conv_weights(Isa::kScalar, make<int8_t>({2, 4, 3}, std::vector<int8_t>(24, 1))));  // 1-D
 }
 
-void add_initializer(ir::Graph& g, const std::string& name, Tensor t) {
-  g.initializers[name] = std::move(t);
-  g.initializer_order.push_back(name);
-}
-
 // x -> QLinearConv 3x3 (8 -> 12) -> a -> QLinearConv 1x1 (12 -> 12) -> b; the QDQ residual add
 // of a and b (QdqAdd after fuse_qdq_add) -> y;
 // a is a graph output too, y is read by a DequantizeLinear; `odd` adds a conv the pass
@@ -163,11 +159,7 @@ ir::Model conv_model(bool odd) {
   add_initializer(g, "w3", make<uint8_t>({4, 12, 1, 1}, std::vector<uint8_t>(48, 7)));
   add_initializer(g, "w1_bias", make<int32_t>({12}, std::vector<int32_t>(12, -900)));
   add_initializer(g, "w2_bias", make<int32_t>({12}, std::vector<int32_t>(12, 4000)));
-  ir::Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = 13;
-  m.graph = std::make_shared<ir::Graph>(std::move(g));
-  return m;
+  return model_of(std::move(g), 13);
 }
 
 TEST(LayoutNhwc, ConvertsTheRegionAndTransposesAtItsEdges) {
