@@ -62,43 +62,48 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
   const int64_t col_panels = (m + nr - 1) / nr, panel_bytes = wp.k_groups * nr * 4;
   if (pixels == 0 || m == 0) return;
   const kernels::I8TileFn tile = wp.signed_7bit && kernel.indirect_u8_7bit ? kernel.indirect_u8_7bit : kernel.indirect_u8;
-  // Column blocks whose weight panels stay in L2 while every row panel of a chunk passes.
+  // Column blocks whose weight panels stay in L2 while every row panel of a chunk passes;
+  // narrower ones when there are too few chunks to feed the pool (the 7x7 images of the
+  // last stage are one chunk). The split changes no result: each output is one tile's sum.
   constexpr int64_t kWeightBytes = 192 * 1024, kChunkPanels = 16;
-  const int64_t block_panels = std::clamp<int64_t>(kWeightBytes / panel_bytes, 1, col_panels);
+  const int64_t chunks = (row_panels + kChunkPanels - 1) / kChunkPanels;
+  const int64_t want = pool.size() > 1 ? int64_t{pool.size()} * 4 : 1;
+  const int64_t min_blocks = std::clamp<int64_t>((want + chunks - 1) / chunks, 1, col_panels);
+  const int64_t block_panels =
+      std::clamp<int64_t>(kWeightBytes / panel_bytes, 1, (col_panels + min_blocks - 1) / min_blocks);
+  const int64_t col_blocks = (col_panels + block_panels - 1) / block_panels;
   const std::vector<uint8_t> pad(static_cast<size_t>(s.channels), x_zero);  // (x_zero - x_zero) * w = 0
   const std::vector<int32_t> row_add(static_cast<size_t>(mr), 0);           // weights' zero points are 0
-  const int64_t chunks = (row_panels + kChunkPanels - 1) / kChunkPanels;
-  pool.parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+  pool.parallel_for(chunks * col_blocks, 1, [&](int64_t begin, int64_t end) {
     thread_local std::vector<const uint8_t*> ind;
     thread_local std::vector<int32_t> acc;
-    for (int64_t chunk = begin; chunk < end; ++chunk) {
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t chunk = item / col_blocks, cp0 = item % col_blocks * block_panels;
       const int64_t rp0 = chunk * kChunkPanels, rp_count = std::min(kChunkPanels, row_panels - rp0);
       ind.resize(static_cast<size_t>(rp_count * taps * mr));
       for (int64_t i = 0; i < rp_count; ++i) fill_indirection(s, x, pad.data(), (rp0 + i) * mr, mr, ind.data() + i * taps * mr);
       acc.resize(std::max(acc.size(), static_cast<size_t>(mr * block_panels * nr)));
-      for (int64_t cp0 = 0; cp0 < col_panels; cp0 += block_panels) {
-        const int64_t c0 = cp0 * nr, c_count = std::min(block_panels * nr, m - c0);
-        for (int64_t i = 0; i < rp_count; ++i) {
-          const int64_t p0 = (rp0 + i) * mr;
-          const int rows = static_cast<int>(std::min<int64_t>(mr, pixels - p0));
-          for (int64_t j = 0; cp0 + j < col_panels && j < block_panels; ++j) {
-            const int cols = static_cast<int>(std::min<int64_t>(nr, m - (cp0 + j) * nr));
-            kernels::I8TileArgs t;
-            t.k_groups = groups;
-            t.cols = wp.panel(cp0 + j);
-            t.c = acc.data() + j * nr;
-            t.ldc = c_count;
-            t.row_count = rows;
-            t.col_count = cols;
-            t.row_add = row_add.data();
-            t.col_add = col_add + (cp0 + j) * nr;
-            t.indirect = ind.data() + i * taps * mr;
-            t.taps = taps;
-            tile(t);
-          }
-          for (int r = 0; r < rows; ++r)
-            kernel.requantize_u8(acc.data() + r * c_count, c_count, 0, multiplier + c0, 1, y_zero, y + (p0 + r) * m + c0);
+      const int64_t c0 = cp0 * nr, c_count = std::min(block_panels * nr, m - c0);
+      for (int64_t i = 0; i < rp_count; ++i) {
+        const int64_t p0 = (rp0 + i) * mr;
+        const int rows = static_cast<int>(std::min<int64_t>(mr, pixels - p0));
+        for (int64_t j = 0; cp0 + j < col_panels && j < block_panels; ++j) {
+          const int cols = static_cast<int>(std::min<int64_t>(nr, m - (cp0 + j) * nr));
+          kernels::I8TileArgs t;
+          t.k_groups = groups;
+          t.cols = wp.panel(cp0 + j);
+          t.c = acc.data() + j * nr;
+          t.ldc = c_count;
+          t.row_count = rows;
+          t.col_count = cols;
+          t.row_add = row_add.data();
+          t.col_add = col_add + (cp0 + j) * nr;
+          t.indirect = ind.data() + i * taps * mr;
+          t.taps = taps;
+          tile(t);
         }
+        for (int r = 0; r < rows; ++r)
+          kernel.requantize_u8(acc.data() + r * c_count, c_count, 0, multiplier + c0, 1, y_zero, y + (p0 + r) * m + c0);
       }
     }
   });
