@@ -77,11 +77,15 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
   pool.parallel_for(chunks * col_blocks, 1, [&](int64_t begin, int64_t end) {
     thread_local std::vector<const uint8_t*> ind;
     thread_local std::vector<int32_t> acc;
+    int64_t filled = -1;  // the chunk whose pointers `ind` holds (items run chunk by chunk)
     for (int64_t item = begin; item < end; ++item) {
       const int64_t chunk = item / col_blocks, cp0 = item % col_blocks * block_panels;
       const int64_t rp0 = chunk * kChunkPanels, rp_count = std::min(kChunkPanels, row_panels - rp0);
-      ind.resize(static_cast<size_t>(rp_count * taps * mr));
-      for (int64_t i = 0; i < rp_count; ++i) fill_indirection(s, x, pad.data(), (rp0 + i) * mr, mr, ind.data() + i * taps * mr);
+      if (chunk != filled) {
+        ind.resize(static_cast<size_t>(rp_count * taps * mr));
+        for (int64_t i = 0; i < rp_count; ++i) fill_indirection(s, x, pad.data(), (rp0 + i) * mr, mr, ind.data() + i * taps * mr);
+        filled = chunk;
+      }
       acc.resize(std::max(acc.size(), static_cast<size_t>(mr * block_panels * nr)));
       const int64_t c0 = cp0 * nr, c_count = std::min(block_panels * nr, m - c0);
       for (int64_t i = 0; i < rp_count; ++i) {
