@@ -19,13 +19,19 @@ __m256i widen16(__m128i bytes) {
 }
 
 // The 4 bytes of one row at one depth group, widened and repeated in every 64-bit lane.
+// Unsigned bytes: a broadcast load and one byte shuffle that puts each byte next to a zero
+// (2 uops instead of 3: the tile issues more uops than its multipliers need).
 template <bool Unsigned>
 __m256i broadcast_row(const uint8_t* p) {
   int32_t word;
   std::memcpy(&word, p, 4);
-  const __m128i v = _mm_cvtsi32_si128(word);
-  const __m128i w = Unsigned ? _mm_cvtepu8_epi16(v) : _mm_cvtepi8_epi16(v);
-  return _mm256_broadcastq_epi64(w);
+  if constexpr (Unsigned) {
+    const __m256i zero_extend = _mm256_setr_epi8(0, -1, 1, -1, 2, -1, 3, -1, 0, -1, 1, -1, 2, -1, 3, -1,  //
+                                                 0, -1, 1, -1, 2, -1, 3, -1, 0, -1, 1, -1, 2, -1, 3, -1);
+    return _mm256_shuffle_epi8(_mm256_set1_epi32(word), zero_extend);
+  } else {
+    return _mm256_broadcastq_epi64(_mm_cvtepi8_epi16(_mm_cvtsi32_si128(word)));
+  }
 }
 
 // acc[r][h] (columns 4h..4h+3 of row r, two partial sums per column: even and odd depth
