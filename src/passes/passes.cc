@@ -9,6 +9,7 @@ int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
 int fuse_elementwise(ir::Model& model);
 int fold_elementwise_into_conv(ir::Model& model);
+int layout_nhwc(ir::Model& model);
 
 const std::vector<GraphPass>& all_passes() {
   // The residual Add first, so Conv + Add + Relu becomes one node; the chains that remain
@@ -24,6 +25,8 @@ const std::vector<GraphPass>& all_passes() {
       {"fuse_clamp_activation", NumericsEffect::kBitPreserving, fuse_clamp_activation},
       {"fuse_elementwise", NumericsEffect::kBitPreserving, fuse_elementwise},
       {"fold_elementwise_into_conv", NumericsEffect::kBitPreserving, fold_elementwise_into_conv},
+      // Last: after fuse_qdq and fuse_qdq_add made the QLinearConv and QdqAdd nodes it lays out.
+      {"layout_nhwc", NumericsEffect::kBitPreserving, layout_nhwc},
   };
   return passes;
 }

@@ -18,11 +18,14 @@ namespace twinrt::kernels {
 // Defined in the ISA folders, each compiled with its own flags.
 void i8_gemm_6x8_rows_u8__scalar(const I8TileArgs&);
 void i8_gemm_6x8_rows_s8__scalar(const I8TileArgs&);
+void i8_gemm_6x8_indirect_u8__scalar(const I8TileArgs&);
 #ifdef TWINRT_X86
 void i8_gemm_6x8_rows_u8__avx2(const I8TileArgs&);
 void i8_gemm_6x8_rows_s8__avx2(const I8TileArgs&);
 void i8_gemm_6x8_rows_u8_7bit__avx2(const I8TileArgs&);
 void i8_gemm_6x8_rows_s8_7bit__avx2(const I8TileArgs&);
+void i8_gemm_6x8_indirect_u8__avx2(const I8TileArgs&);
+void i8_gemm_6x8_indirect_u8_7bit__avx2(const I8TileArgs&);
 void i8_gemm_6x32_rows_u8__avx512vnni(const I8TileArgs&);
 void i8_gemm_6x32_rows_s8__avx512vnni(const I8TileArgs&);
 void requantize_u8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, uint8_t*);
@@ -35,17 +38,18 @@ void qdq_add_u8__avx2(const uint8_t*, const uint8_t*, int64_t, const QdqAddParam
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
 #if defined(__wasm_simd128__)
   static const I8GemmKernel scalar{"i8_gemm_6x8__wasmsimd", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
+                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
 #else
   static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
+                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
 #endif
 #ifdef TWINRT_X86
   static const I8GemmKernel avx2{"i8_gemm_6x8__avx2", 6, 8, i8_gemm_6x8_rows_u8__avx2, i8_gemm_6x8_rows_s8__avx2,
-                                 i8_gemm_6x8_rows_u8_7bit__avx2, i8_gemm_6x8_rows_s8_7bit__avx2, requantize_u8__avx2, requantize_s8__avx2,
+                                 i8_gemm_6x8_rows_u8_7bit__avx2, i8_gemm_6x8_rows_s8_7bit__avx2, i8_gemm_6x8_indirect_u8__avx2,
+                                 i8_gemm_6x8_indirect_u8_7bit__avx2, requantize_u8__avx2, requantize_s8__avx2,
                                  quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2};
   static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
-                                 i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, requantize_u8__avx2, requantize_s8__avx2,
+                                 i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, nullptr, nullptr, requantize_u8__avx2, requantize_s8__avx2,
                                  quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2};
   if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
   if (isa == Isa::kAvx512 || isa == Isa::kAvx2) return avx2;

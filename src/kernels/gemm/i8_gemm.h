@@ -45,6 +45,12 @@ struct I8TileArgs {
   int row_count = 0, col_count = 0;
   const int32_t* row_add = nullptr;
   const int32_t* col_add = nullptr;
+  // Indirect tiles only (rows unused): `taps` steps of k_groups groups each; at step t,
+  // row r's 4 bytes of group g are at indirect[t * mr + r][4 g] (unpacked rows read in
+  // place: NHWC pixels, each tap of a window pointing at its input pixel or a padding row).
+  // The column panel holds the taps * k_groups groups in that order.
+  const uint8_t* const* indirect = nullptr;
+  int64_t taps = 1;
 };
 using I8TileFn = void (*)(const I8TileArgs&);
 
@@ -72,6 +78,8 @@ struct I8GemmKernel {
   I8TileFn rows_s8;      // row panels signed, column panels unsigned
   I8TileFn rows_u8_7bit;  // the same when the signed panels are 7-bit; null where no faster tile exists
   I8TileFn rows_s8_7bit;
+  I8TileFn indirect_u8;       // rows read through I8TileArgs::indirect, unsigned; columns signed
+  I8TileFn indirect_u8_7bit;  // the same for 7-bit column panels; null where no faster tile exists
   I8RequantizeU8Fn requantize_u8;  // requantize_u8/_s8 below, compiled for this tier
   I8RequantizeS8Fn requantize_s8;
   I8QuantizeU8Fn quantize_u8;      // quantize_u8/_s8 below, compiled for this tier

@@ -5,6 +5,7 @@
 
 #include "kernels/ref/qgemm_ref.h"
 #include "ops/quant/i8_weights.h"
+#include "ops/quant/qlinear_requant.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/conv_tiles.h"
 #include "ops/op.h"
@@ -20,13 +21,7 @@ struct Inputs {
 constexpr Inputs kInteger = {0, 2, 1, 3};
 constexpr Inputs kQLinear = {0, 2, 3, 5};
 
-// Requantization parameters of QLinearConv.
-struct Requant {
-  std::vector<float> multiplier;  // x_scale * w_scale[m] / y_scale, per output channel
-  std::vector<int32_t> bias;      // per output channel (zeros when absent)
-  int32_t y_zero = 0;
-  DataType y_type = DataType::kUInt8;
-};
+using Requant = quant::QLinearRequant;
 
 class QConvKernel final : public OpKernel {
  public:
@@ -46,7 +41,7 @@ class QConvKernel final : public OpKernel {
     ASSIGN_OR_RETURN(std::vector<int32_t> x_zero, zero_points(ctx, in_.x_zero, *x, 1, "x_zero_point"));
     ASSIGN_OR_RETURN(std::vector<int32_t> w_zero, zero_points(ctx, in_.w_zero, *w, plan.out_channels, "w_zero_point"));
     Requant rq;
-    if (qlinear_) TRY(read_requant(ctx, plan.out_channels, rq));
+    if (qlinear_) TRY(quant::read_qlinear_requant(ctx, plan.out_channels, rq));
     std::vector<int64_t> ys = {plan.batch, plan.out_channels};
     ys.insert(ys.end(), plan.window.out.begin(), plan.window.out.end());
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, qlinear_ ? rq.y_type : DataType::kInt32, ys));
@@ -174,32 +169,6 @@ class QConvKernel final : public OpKernel {
       return invalid_argument(what + " must be a scalar" + (per_channel > 1 ? " or have one value per output channel" : "") +
                               ", got shape " + shape_to_string(t->shape()));
     return quant::read_zero_points(*t, what);
-  }
-
-  static Status read_requant(RunContext& ctx, int64_t channels, Requant& rq) {
-    ASSIGN_OR_RETURN(const Tensor* xs_t, ctx.tensor_input(1));
-    ASSIGN_OR_RETURN(const Tensor* ws_t, ctx.tensor_input(4));
-    ASSIGN_OR_RETURN(const Tensor* ys_t, ctx.tensor_input(6));
-    ASSIGN_OR_RETURN(const Tensor* yz_t, ctx.tensor_input(7));
-    ASSIGN_OR_RETURN(std::vector<float> xs, quant::read_scales(*xs_t, "x_scale"));
-    ASSIGN_OR_RETURN(std::vector<float> ws, quant::read_scales(*ws_t, "w_scale"));
-    ASSIGN_OR_RETURN(std::vector<float> ys, quant::read_scales(*ys_t, "y_scale"));
-    ASSIGN_OR_RETURN(std::vector<int32_t> yz, quant::read_zero_points(*yz_t, "y_zero_point"));
-    if (xs.size() != 1 || ys.size() != 1 || yz.size() != 1 || (ws.size() != 1 && static_cast<int64_t>(ws.size()) != channels))
-      return invalid_argument("QLinearConv needs scalar x_scale, y_scale, y_zero_point and a scalar or per-channel w_scale");
-    rq.y_zero = yz[0];
-    rq.y_type = yz_t->dtype();
-    rq.multiplier.resize(static_cast<size_t>(channels));
-    for (size_t m = 0; m < rq.multiplier.size(); ++m) rq.multiplier[m] = xs[0] * ws[ws.size() == 1 ? 0 : m] / ys[0];
-    rq.bias.assign(static_cast<size_t>(channels), 0);
-    if (ctx.has_input(8)) {
-      ASSIGN_OR_RETURN(const Tensor* b, ctx.tensor_input(8));
-      if (b->dtype() != DataType::kInt32 || b->rank() != 1 || b->dim(0) != channels)
-        return invalid_argument("QLinearConv B must be int32 of shape [" + std::to_string(channels) + "], got " +
-                                dtype_name(b->dtype()) + shape_to_string(b->shape()));
-      rq.bias.assign(b->data<int32_t>(), b->data<int32_t>() + channels);
-    }
-    return Status::ok();
   }
 
   nn::WindowAttrs attrs_;

@@ -42,14 +42,16 @@ template <class Q>
 void requantize_avx2(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
                      int32_t zero_point, Q* out) {
   int64_t i = 0;
-  if (multiplier_stride == 0) {
+  // A multiplier per tensor, or one per element (the NHWC convolution's rows, one per channel).
+  if (multiplier_stride == 0 || multiplier_stride == 1) {
     const __m256i b = _mm256_set1_epi32(bias);  // wrapping add, like the uint32 sum
-    const __m256 m = _mm256_set1_ps(multiplier[0]);
+    const __m256 m0 = _mm256_set1_ps(multiplier[0]);
     for (; i + 32 <= n; i += 32) {
       __m256i v[4];
 #pragma GCC unroll 4
       for (int j = 0; j < 4; ++j) {
         const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + i + 8 * j));
+        const __m256 m = multiplier_stride == 0 ? m0 : _mm256_loadu_ps(multiplier + i + 8 * j);
         v[j] = round_lanes(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(a, b)), m));
       }
       store32(v, zero_point, out + i);

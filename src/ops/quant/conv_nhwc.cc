@@ -1,0 +1,116 @@
+#include "ops/quant/conv_nhwc.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace twinrt::quant {
+
+std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w) {
+  if (w.dtype() != DataType::kInt8 || w.rank() != 4 || w.numel() == 0 || w.dim(1) % 4 != 0) return std::nullopt;
+  NhwcConvWeights out;
+  out.kernel = &kernels::i8_gemm_kernel(isa);
+  if (!out.kernel->indirect_u8) out.kernel = &kernels::i8_gemm_kernel(Isa::kAvx2);  // VNNI: no indirect tile yet
+  const int64_t m = w.dim(0), c = w.dim(1), taps = w.dim(2) * w.dim(3), k = taps * c;
+  // [M, C, taps] -> [M, taps, C]: the order the indirect tile walks.
+  std::vector<uint8_t> tap_major(static_cast<size_t>(m * k));
+  const uint8_t* src = w.data<uint8_t>();
+  for (int64_t o = 0; o < m; ++o)
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t t = 0; t < taps; ++t) tap_major[static_cast<size_t>(o * k + t * c + ch)] = src[(o * c + ch) * taps + t];
+  kernels::i8_pack(tap_major.data(), false, k, 1, 0, m, k, out.kernel->nr, false, out.panels);
+  return out;
+}
+
+std::vector<int32_t> fold_nhwc_bias(const NhwcConvWeights& w, const std::vector<int32_t>& bias, uint8_t x_zero) {
+  // Padded to whole panels: the tiles read nr column terms.
+  const size_t nr = static_cast<size_t>(w.kernel->nr);
+  std::vector<int32_t> out((bias.size() + nr - 1) / nr * nr, 0);
+  for (size_t m = 0; m < bias.size(); ++m)
+    out[m] = static_cast<int32_t>(static_cast<uint32_t>(bias[m]) - uint32_t{x_zero} * static_cast<uint32_t>(w.panels.sums[m]));
+  return out;
+}
+
+namespace {
+
+// Pointers for one panel of mr output pixels from `p0`: ind[t * mr + r] is tap t's input
+// pixel of output pixel p0 + r (the padding row outside the image or past the last pixel).
+void fill_indirection(const NhwcConvShape& s, const uint8_t* x, const uint8_t* pad, int64_t p0, int mr,
+                      const uint8_t** ind) {
+  const int64_t pixels = s.batch * s.out_h * s.out_w;
+  for (int r = 0; r < mr; ++r) {
+    const int64_t p = p0 + r;
+    const int64_t n = p / (s.out_h * s.out_w), oh = p / s.out_w % s.out_h, ow = p % s.out_w;
+    for (int64_t kh = 0; kh < s.kernel_h; ++kh)
+      for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
+        const int64_t ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h;
+        const int64_t iw = ow * s.stride_w - s.pad_left + kw * s.dilation_w;
+        const bool inside = p < pixels && ih >= 0 && ih < s.in_h && iw >= 0 && iw < s.in_w;
+        ind[(kh * s.kernel_w + kw) * mr + r] = inside ? x + ((n * s.in_h + ih) * s.in_w + iw) * s.channels : pad;
+      }
+  }
+}
+
+}  // namespace
+
+void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeights& w, const uint8_t* x, uint8_t x_zero,
+                  const int32_t* col_add, const float* multiplier, int32_t y_zero, uint8_t* y) {
+  const kernels::I8GemmKernel& kernel = *w.kernel;
+  const kernels::I8Panels& wp = w.panels;
+  const int mr = kernel.mr, nr = kernel.nr;
+  const int64_t m = wp.outer, taps = s.taps(), groups = s.channels / 4;
+  const int64_t pixels = s.batch * s.out_h * s.out_w, row_panels = (pixels + mr - 1) / mr;
+  const int64_t col_panels = (m + nr - 1) / nr, panel_bytes = wp.k_groups * nr * 4;
+  if (pixels == 0 || m == 0) return;
+  const kernels::I8TileFn tile = wp.signed_7bit && kernel.indirect_u8_7bit ? kernel.indirect_u8_7bit : kernel.indirect_u8;
+  // Column blocks whose weight panels stay in L2 while every row panel of a chunk passes;
+  // narrower ones when there are too few chunks to feed the pool (the 7x7 images of the
+  // last stage are one chunk). The split changes no result: each output is one tile's sum.
+  constexpr int64_t kWeightBytes = 192 * 1024, kChunkPanels = 16;
+  const int64_t chunks = (row_panels + kChunkPanels - 1) / kChunkPanels;
+  const int64_t want = pool.size() > 1 ? int64_t{pool.size()} * 4 : 1;
+  const int64_t min_blocks = std::clamp<int64_t>((want + chunks - 1) / chunks, 1, col_panels);
+  const int64_t block_panels =
+      std::clamp<int64_t>(kWeightBytes / panel_bytes, 1, (col_panels + min_blocks - 1) / min_blocks);
+  const int64_t col_blocks = (col_panels + block_panels - 1) / block_panels;
+  const std::vector<uint8_t> pad(static_cast<size_t>(s.channels), x_zero);  // (x_zero - x_zero) * w = 0
+  const std::vector<int32_t> row_add(static_cast<size_t>(mr), 0);           // weights' zero points are 0
+  pool.parallel_for(chunks * col_blocks, 1, [&](int64_t begin, int64_t end) {
+    thread_local std::vector<const uint8_t*> ind;
+    thread_local std::vector<int32_t> acc;
+    int64_t filled = -1;  // the chunk whose pointers `ind` holds (items run chunk by chunk)
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t chunk = item / col_blocks, cp0 = item % col_blocks * block_panels;
+      const int64_t rp0 = chunk * kChunkPanels, rp_count = std::min(kChunkPanels, row_panels - rp0);
+      if (chunk != filled) {
+        ind.resize(static_cast<size_t>(rp_count * taps * mr));
+        for (int64_t i = 0; i < rp_count; ++i) fill_indirection(s, x, pad.data(), (rp0 + i) * mr, mr, ind.data() + i * taps * mr);
+        filled = chunk;
+      }
+      acc.resize(std::max(acc.size(), static_cast<size_t>(mr * block_panels * nr)));
+      const int64_t c0 = cp0 * nr, c_count = std::min(block_panels * nr, m - c0);
+      for (int64_t i = 0; i < rp_count; ++i) {
+        const int64_t p0 = (rp0 + i) * mr;
+        const int rows = static_cast<int>(std::min<int64_t>(mr, pixels - p0));
+        for (int64_t j = 0; cp0 + j < col_panels && j < block_panels; ++j) {
+          const int cols = static_cast<int>(std::min<int64_t>(nr, m - (cp0 + j) * nr));
+          kernels::I8TileArgs t;
+          t.k_groups = groups;
+          t.cols = wp.panel(cp0 + j);
+          t.c = acc.data() + j * nr;
+          t.ldc = c_count;
+          t.row_count = rows;
+          t.col_count = cols;
+          t.row_add = row_add.data();
+          t.col_add = col_add + (cp0 + j) * nr;
+          t.indirect = ind.data() + i * taps * mr;
+          t.taps = taps;
+          tile(t);
+        }
+        for (int r = 0; r < rows; ++r)
+          kernel.requantize_u8(acc.data() + r * c_count, c_count, 0, multiplier + c0, 1, y_zero, y + (p0 + r) * m + c0);
+      }
+    }
+  });
+}
+
+}  // namespace twinrt::quant

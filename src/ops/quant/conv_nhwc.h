@@ -1,0 +1,45 @@
+// 8-bit 2-D convolution on NHWC uint8 activations (the layout pass, passes/layout_nhwc.cc,
+// keeps int8 regions in NHWC). The activations are never copied: each output pixel is a
+// row of the product whose 4-byte depth groups the indirect tile reads in place, one
+// input pixel per tap (an indirection buffer: pointers to the tap's input pixel, or to a
+// row of zero points where the window leaves the image). The weights are the packed
+// column panels, tap-major (k = tap * C + c), made once at session creation. Each output
+// row block is requantized while its int32 sums are in L1. The int32 sums are exact, so
+// the bytes are those of the NCHW path (ops/quant/conv_integer.cc) on every tier.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "kernels/gemm/i8_gemm.h"
+#include "runtime/thread_pool.h"
+#include "twinrt/tensor.h"
+
+namespace twinrt::quant {
+
+struct NhwcConvShape {
+  int64_t batch = 1, in_h = 1, in_w = 1, channels = 4, out_h = 1, out_w = 1;
+  int64_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
+  int64_t pad_top = 0, pad_left = 0;
+  int64_t taps() const { return kernel_h * kernel_w; }
+};
+
+struct NhwcConvWeights {
+  const kernels::I8GemmKernel* kernel = nullptr;  // a tier with an indirect tile
+  kernels::I8Panels panels;                       // out channels as column panels, signed; sums per channel
+};
+
+// W int8 [M, C, kh, kw] with C a multiple of 4 (depth groups never straddle taps); nullopt
+// otherwise.
+std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w);
+
+// y[n, oh, ow, m] = requantize_u8(sum over taps and c of (x - x_zero) * w, col_add[m],
+// multiplier[m], y_zero), where col_add[m] = bias[m] - x_zero * (the sum of channel m's
+// weights), wrapping in int32 (fold_nhwc_bias). Weights' zero points are 0.
+void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeights& w, const uint8_t* x, uint8_t x_zero,
+                  const int32_t* col_add, const float* multiplier, int32_t y_zero, uint8_t* y);
+
+// bias[m] - x_zero * sum of channel m's weights, in wrapping int32: the tile's column term.
+std::vector<int32_t> fold_nhwc_bias(const NhwcConvWeights& w, const std::vector<int32_t>& bias, uint8_t x_zero);
+
+}  // namespace twinrt::quant

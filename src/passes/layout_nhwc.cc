@@ -1,0 +1,129 @@
+// QLinearConv -> QLinearConvNhwc (ops/quant/qlinear_conv_nhwc.cc) where the op can read its
+// uint8 activations in NHWC, and QdqAdd on two such results in NHWC as well (an elementwise
+// op without broadcast does not care about the layout). Transposes are added only where a
+// region's values enter from or leave to the other ops (and graph outputs), so a chain of
+// convolutions and residual adds (ResNet's stages) runs without im2col and without packing
+// its activations. Bit-preserving: the NHWC convolution computes the same exact int32
+// sums and requantizes them the same way; transposes move bytes.
+#include <map>
+
+#include "ir/attributes.h"
+#include "passes/graph_uses.h"
+#include "passes/passes.h"
+
+namespace twinrt::passes {
+namespace {
+
+bool is_op(const ir::Node& n, const char* op, const char* domain = "") { return n.op_type == op && n.domain == domain; }
+
+class NhwcLayout {
+ public:
+  explicit NhwcLayout(ir::Graph& g) : g_(g), uses_(graph_uses(g)) {}
+
+  int run() {
+    int converted = 0;
+    std::vector<ir::Node> out;
+    for (ir::Node& n : g_.nodes) {
+      if (convertible_conv(n)) {
+        n.inputs[0] = to_nhwc(n.inputs[0], out);
+        n.op_type = "QLinearConvNhwc";
+        n.domain = ir::kInternalDomain;
+        if (n.fused_from.empty()) n.fused_from = {n.name};  // an internal node names what it came from
+        rename_output(n);
+        ++converted;
+      } else if (is_op(n, "QdqAdd", ir::kInternalDomain) && nhwc_.count(n.inputs[0]) && nhwc_.count(n.inputs[3]) &&
+                 n.inputs[0] != n.inputs[3]) {
+        n.inputs[0] = nhwc_[n.inputs[0]];
+        n.inputs[3] = nhwc_[n.inputs[3]];
+        rename_output(n);
+      } else {
+        for (const std::string& in : n.inputs) back_to_nchw(in, out);
+        for (const ir::Attribute& a : n.attributes)
+          if (a.g || !a.graphs.empty()) back_all(out);  // a nested graph may read any of them
+      }
+      out.push_back(std::move(n));
+    }
+    for (const auto& [name, nhwc] : nhwc_)
+      if (uses_.pinned.count(name)) back_to_nchw(name, out);
+    g_.nodes = std::move(out);
+    return converted;
+  }
+
+ private:
+  const Tensor* initializer(const std::string& name) const {
+    auto it = g_.initializers.find(name);
+    return it == g_.initializers.end() ? nullptr : &it->second;
+  }
+
+  bool scalar_zero(const std::string& name, DataType type) const {
+    const Tensor* t = initializer(name);
+    return t && t->dtype() == type && t->numel() == 1;
+  }
+
+  // What QLinearConvNhwc accepts, decided from the initializers: uint8 X and Y, constant
+  // int8 weights [M, C, kh, kw] with C % 4 == 0 and zero points 0, group 1.
+  bool convertible_conv(const ir::Node& n) const {
+    if (!is_op(n, "QLinearConv") || n.inputs.size() < 8 || n.inputs.size() > 9 || n.outputs.size() != 1) return false;
+    for (const ir::Attribute& a : n.attributes) {
+      if (a.name == "group" && a.i != 1) return false;
+      if (a.name == "kernel_shape" && a.ints.size() != 2) return false;
+    }
+    const Tensor* w = initializer(n.inputs[3]);
+    const Tensor* wz = initializer(n.inputs[5]);
+    if (!w || !wz || w->dtype() != DataType::kInt8 || w->rank() != 4 || w->dim(1) % 4 != 0) return false;
+    if (wz->dtype() != DataType::kInt8) return false;
+    for (int64_t i = 0; i < wz->numel(); ++i)
+      if (wz->data<int8_t>()[i] != 0) return false;
+    return scalar_zero(n.inputs[2], DataType::kUInt8) && scalar_zero(n.inputs[7], DataType::kUInt8);
+  }
+
+  static ir::Node transpose(const std::string& from, const std::string& to, std::vector<int64_t> perm) {
+    ir::Node t;
+    t.name = to + "_transpose";
+    t.op_type = "Transpose";
+    t.inputs = {from};
+    t.outputs = {to};
+    t.attributes = {ir::ints_attribute("perm", std::move(perm))};
+    return t;
+  }
+
+  // The NHWC name of `value`, adding its transpose the first time an NCHW value enters.
+  std::string to_nhwc(const std::string& value, std::vector<ir::Node>& out) {
+    if (auto it = nhwc_.find(value); it != nhwc_.end()) return it->second;
+    auto [it, fresh] = entered_.emplace(value, value + "__nhwc");
+    if (fresh) out.push_back(transpose(value, it->second, {0, 2, 3, 1}));
+    return it->second;
+  }
+
+  // The node now writes the NHWC value; the original name is written by a transpose back,
+  // added before the first reader that needs it.
+  void rename_output(ir::Node& n) {
+    nhwc_[n.outputs[0]] = n.outputs[0] + "__nhwc";
+    n.outputs[0] += "__nhwc";
+  }
+
+  void back_to_nchw(const std::string& value, std::vector<ir::Node>& out) {
+    auto it = nhwc_.find(value);
+    if (it == nhwc_.end() || !left_.insert(value).second) return;
+    out.push_back(transpose(it->second, value, {0, 3, 1, 2}));
+  }
+
+  void back_all(std::vector<ir::Node>& out) {
+    for (const auto& [name, nhwc] : nhwc_) back_to_nchw(name, out);
+  }
+
+  ir::Graph& g_;
+  GraphUses uses_;
+  std::map<std::string, std::string> nhwc_;     // NCHW name -> NHWC name, for values the region writes
+  std::map<std::string, std::string> entered_;  // the same for values transposed into the region
+  std::set<std::string> left_;                  // region values already transposed back
+};
+
+}  // namespace
+
+int layout_nhwc(ir::Model& model) {
+  if (model.opset("") < 10) return 0;  // QLinearConv arrived in opset 10
+  return NhwcLayout(*model.graph).run();
+}
+
+}  // namespace twinrt::passes
