@@ -44,7 +44,12 @@ export class ProxyBackend {
   release(id) { return this.post('release', { id }); }
 
   // The methods of LocalPipelines (pipeline.js), run in the worker.
-  pipelineCreate(source) { return this.post('pipelineCreate', { source }); }
+  // WebGPU stages run where the GPU device is, the calling thread: not here.
+  async pipelineCreate(source, options = {}) {
+    if ((options.executionProviders || []).includes('webgpu'))
+      throw new TwinrtError("twinrt-web: Pipeline.create: executionProviders 'webgpu' is not available in the proxy worker (env.wasm.proxy): the WebGPU device lives in the calling thread; set env.wasm.proxy = false, or use ['wasm']", 'INVALID_ARGUMENT');
+    return this.post('pipelineCreate', { source });
+  }
 
   async pipelineRun(id, inputs) {
     const plain = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, plainValue(v)]));
