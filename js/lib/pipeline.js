@@ -108,12 +108,18 @@ export class LocalPipelines {
   }
 
   // Sessions for the model stages the host runs: Map stage name -> { session, load_ms }.
-  async openHostStages(text, files, data, providers) {
+  async openHostStages(text, files, data, options) {
     const sessions = new Map();
-    if (!this.stageHost || !providers.includes('webgpu')) return sessions;
+    const { executionProviders = ['wasm'], stageProviders = {} } = options;
+    const models = (JSON.parse(text).stages || []).filter((s) => s && typeof s.model === 'string');
+    for (const name of Object.keys(stageProviders))
+      if (!models.some((s) => s.name === name))
+        throw new TwinrtError(`twinrt-web: Pipeline.create: stageProviders: the pipeline has no model stage '${name}'`, 'INVALID_ARGUMENT');
+    if (!this.stageHost) return sessions;
     try {
-      for (const s of JSON.parse(text).stages || []) {
-        if (!s || typeof s.model !== 'string') continue;
+      for (const s of models) {
+        const providers = stageProviders[s.name] ?? executionProviders;
+        if (!providers.includes('webgpu')) continue;
         const settings = { executionProviders: providers, mode: s.session?.mode, freeDimensionOverrides: s.session?.dims };
         const start = performance.now();
         const session = await this.stageHost.open(data[files.indexOf(s.model)], settings).catch((e) => { throw stageError(s.name, e); });
@@ -130,7 +136,7 @@ export class LocalPipelines {
   }
 
   // source: the URL or path of a pipeline file; its models and dictionaries are read from
-  // next to it. options: { executionProviders } (checked by Pipeline.create). Resolves to
+  // next to it. options: { executionProviders, stageProviders } (checked by Pipeline.create). Resolves to
   // { id, runtime: { variant, simd, executionProvider, adapter? } }.
   async pipelineCreate(source, options = {}) {
     const platform = this.backend.platform;
@@ -145,7 +151,7 @@ export class LocalPipelines {
     const root = `/twinrt-pipelines/${nextDir++}`;
     const base = root + '/d'.repeat(depth);
     const M = rt.M;
-    const hosted = await this.openHostStages(text, files, data, options.executionProviders || ['wasm']);
+    const hosted = await this.openHostStages(text, files, data, options);
     try {
       M.FS.mkdirTree(base);
       files.forEach((f, i) => {
@@ -232,18 +238,31 @@ async function releaseSessions(sessions) {
 
 const PROVIDERS = ['webgpu', 'wasm', 'cpu'];
 
-function checkProviders(options) {
-  if (!options || typeof options !== 'object') throw new TypeError('twinrt-web: Pipeline.create: options must be an object');
-  const list = options.executionProviders ?? ['wasm'];
+function providerList(list, what) {
   if (!Array.isArray(list) || !list.length)
-    throw new TwinrtError('twinrt-web: Pipeline.create: executionProviders must be a non-empty array', 'INVALID_ARGUMENT');
+    throw new TwinrtError(`twinrt-web: Pipeline.create: ${what} must be a non-empty array`, 'INVALID_ARGUMENT');
   return list.map((ep) => {
     const name = typeof ep === 'string' ? ep : ep && ep.name;
     if (!PROVIDERS.includes(name))
-      throw new TwinrtError(`twinrt-web: Pipeline.create: executionProviders: '${name}' is not available (pipelines run 'webgpu' and 'wasm')`, 'INVALID_ARGUMENT');
+      throw new TwinrtError(`twinrt-web: Pipeline.create: ${what}: '${name}' is not available (pipelines run 'webgpu' and 'wasm')`, 'INVALID_ARGUMENT');
     return name;
   });
 }
+
+// -> { executionProviders, stageProviders: { stage: providers } }
+function checkProviders(options) {
+  if (!options || typeof options !== 'object') throw new TypeError('twinrt-web: Pipeline.create: options must be an object');
+  const stages = options.stageProviders ?? {};
+  if (typeof stages !== 'object' || Array.isArray(stages))
+    throw new TwinrtError('twinrt-web: Pipeline.create: stageProviders must be an object of provider lists by stage name', 'INVALID_ARGUMENT');
+  return {
+    executionProviders: providerList(options.executionProviders ?? ['wasm'], 'executionProviders'),
+    stageProviders: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, providerList(v, `stageProviders.${k}`)])),
+  };
+}
+
+// Whether any model stage may go to WebGPU.
+export const wantsWebGpu = (o) => [o.executionProviders || [], ...Object.values(o.stageProviders || {})].some((l) => l.includes('webgpu'));
 
 // host(): where pipelines run — a LocalPipelines, or the proxy worker's (same methods).
 export function createPipelineClass(platform, host) {
@@ -260,7 +279,7 @@ export function createPipelineClass(platform, host) {
     // source: the URL or path of a pipeline file; its models and dictionaries are read
     // from next to it. options.executionProviders: ['wasm'] (the default) or ['webgpu',
     // 'wasm'] (model stages on WebGPU, on wasm without an adapter) or ['webgpu'] (rejects
-    // without an adapter).
+    // without an adapter); options.stageProviders: { stage: providers } for single stages.
     static async create(source, options = {}) {
       if (typeof source !== 'string' && !(source instanceof URL))
         throw new TypeError('twinrt-web: Pipeline.create takes the URL or path of a pipeline file');
@@ -268,7 +287,7 @@ export function createPipelineClass(platform, host) {
       // A worker resolves relative URLs against its own script: resolve against the page.
       const src = !platform.isNode && typeof location === 'object' ? new URL(String(source), location.href).href : String(source);
       const pipelines = host();
-      return new Pipeline(pipelines, await pipelines.pipelineCreate(src, { executionProviders: providers }));
+      return new Pipeline(pipelines, await pipelines.pipelineCreate(src, providers));
     }
 
     // inputs: { name: Tensor | Uint8Array (a file's bytes) | Tensor[] }. Resolves to

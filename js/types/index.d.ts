@@ -155,9 +155,13 @@ export declare class Pipeline {
   /**
    * The URL or path of a pipeline file; the models and dictionaries it names are read next to it.
    * executionProviders: ['wasm'] (default); ['webgpu', 'wasm']: model stages on WebGPU, on wasm without an adapter;
-   * ['webgpu']: rejects without an adapter. WebGPU is refused with env.wasm.proxy.
+   * ['webgpu']: rejects without an adapter. stageProviders: the same, for single model stages by name.
+   * WebGPU is refused with env.wasm.proxy.
    */
-  static create(urlOrPath: string | URL, options?: { executionProviders?: ('webgpu' | 'wasm' | 'cpu')[] }): Promise<Pipeline>;
+  static create(urlOrPath: string | URL, options?: {
+    executionProviders?: ('webgpu' | 'wasm' | 'cpu')[];
+    stageProviders?: Record<string, ('webgpu' | 'wasm' | 'cpu')[]>;
+  }): Promise<Pipeline>;
   /** Inputs: tensors, a file's bytes (Uint8Array) or lists (Tensor[]). Rejects naming the stage and tensor that failed. */
   run(inputs: Record<string, Tensor | Uint8Array | Tensor[]>): Promise<{ outputs: Record<string, Tensor | Tensor[]>; timings: PipelineStageTiming[] }>;
   /** Forgets the state carried between runs (a pipeline file's "state"): the next run starts from zeros. */

@@ -201,6 +201,15 @@ test('host-run model stages: contracts checked on their outputs, errors name the
   await assert.rejects(q.run({ x }), /stage 'left': webgpu: device lost/);
   await q.release();
 
+  // stageProviders: 'left' stays on wasm, the others go to the host.
+  const some = standInHost();
+  const mixed = await some.Pipeline.create(branches, { executionProviders: ['webgpu'], stageProviders: { left: ['wasm'] } });
+  const { outputs, timings } = await mixed.run({ x });
+  assert.deepStrictEqual(Array.from(outputs.both.data), [4, 8, 12]);
+  assert.deepStrictEqual(Object.fromEntries(timings.map((t) => [t.stage, t.provider])), { left: 'wasm', right: 'stand-in', join: 'stand-in' });
+  assert.strictEqual(some.open.length, 2);
+  await mixed.release();
+
   const missing = standInHost({ tamper: () => ({}) });
   const r = await missing.Pipeline.create(branches, { executionProviders: ['webgpu'] });
   await assert.rejects(r.run({ x }), /stage 'left': the model returned no output 'z'/);
@@ -217,9 +226,13 @@ test('Pipeline.create executionProviders: wasm fallback without an adapter, clea
   await p.release();
   await assert.rejects(Pipeline.create(branches, { executionProviders: ['webgpu'] }), (e) => e.code === 'UNAVAILABLE' && /stage 'left': .*no WebGPU adapter/.test(e.message));
   await assert.rejects(Pipeline.create(branches, { executionProviders: ['cuda'] }), /'cuda' is not available/);
+  await assert.rejects(Pipeline.create(branches, { stageProviders: { nope: ['webgpu'] } }), /stageProviders: the pipeline has no model stage 'nope'/);
+  await assert.rejects(Pipeline.create(branches, { stageProviders: { left: 'webgpu' } }), /stageProviders.left must be a non-empty array/);
   env.wasm.proxy = true;
   try {
     await assert.rejects(Pipeline.create(branches, { executionProviders: ['webgpu', 'wasm'] }), /'webgpu' is not available in the proxy worker/);
+    await assert.rejects(Pipeline.create(branches, { stageProviders: { join: ['webgpu'] } }), /'webgpu' is not available in the proxy worker/);
+    await assert.rejects(Pipeline.create(branches, { stageProviders: { nope: ['wasm'] } }), /no model stage 'nope'/);
   } finally {
     env.wasm.proxy = false;
   }
