@@ -152,10 +152,13 @@ export function createApi(platform) {
   }
 
   // Pipelines run in the proxy worker when env.wasm.proxy is set, else in this thread in a
-  // wasm instance of their own.
+  // wasm instance of their own, with their model stages on WebGPU sessions when asked.
+  const stageHost = {
+    open: (model, options) => createWebGpuSession(model, checkOptions(options), []),
+  };
   let localPipelines = null;
   const Pipeline = createPipelineClass(platform, () =>
-    (env.wasm.proxy ? backend() : (localPipelines ||= new LocalPipelines(new LocalBackend(platform, env.wasm)))));
+    (env.wasm.proxy ? backend() : (localPipelines ||= new LocalPipelines(new LocalBackend(platform, env.wasm), stageHost))));
 
   return { InferenceSession, Tensor, env, TwinrtError, Pipeline };
 }

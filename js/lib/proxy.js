@@ -2,7 +2,7 @@
 // calling thread never blocks; same methods as LocalBackend.
 import { Tensor } from './tensor.js';
 import { TwinrtError } from './errors.js';
-import { LocalPipelines } from './pipeline.js';
+import { LocalPipelines, wantsWebGpu } from './pipeline.js';
 
 function revive(x) {
   if (x === null || x === undefined) return null;
@@ -44,7 +44,12 @@ export class ProxyBackend {
   release(id) { return this.post('release', { id }); }
 
   // The methods of LocalPipelines (pipeline.js), run in the worker.
-  pipelineCreate(source) { return this.post('pipelineCreate', { source }); }
+  // WebGPU stages run where the GPU device is, the calling thread: not here.
+  async pipelineCreate(source, options = {}) {
+    if (wantsWebGpu(options))
+      throw new TwinrtError("twinrt-web: Pipeline.create: executionProviders 'webgpu' is not available in the proxy worker (env.wasm.proxy): the WebGPU device lives in the calling thread; set env.wasm.proxy = false, or use ['wasm']", 'INVALID_ARGUMENT');
+    return this.post('pipelineCreate', { source, options });
+  }
 
   async pipelineRun(id, inputs) {
     const plain = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, plainValue(v)]));
@@ -71,7 +76,7 @@ export function serveProxy(port, makeBackend) {
         const out = await backend.run(args.id, args.feeds, args.fetches);
         result = Object.fromEntries(Object.entries(out).map(([k, v]) => [k, plainValue(v)]));
       } else if (op === 'release') result = await backend.release(args.id);
-      else if (op === 'pipelineCreate') result = await pipelines.pipelineCreate(args.source);
+      else if (op === 'pipelineCreate') result = await pipelines.pipelineCreate(args.source, args.options);
       else if (op === 'pipelineRun') {
         const { outputs, timings } = await pipelines.pipelineRun(args.id, args.inputs);
         result = { outputs: Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, plainValue(v)])), timings };

@@ -139,6 +139,8 @@ export interface PipelineStageTiming {
   stage: string;
   /** The step name, or 'model'. */
   kind: string;
+  /** Where it ran: 'webgpu' (a model stage on a WebGPU session) or 'wasm'. */
+  provider: 'webgpu' | 'wasm';
   load_ms: number;
   run_ms: number;
   model_calls: number;
@@ -149,9 +151,17 @@ export interface PipelineStageTiming {
 /** A multi-model pipeline file run by the same C++ runner and glue steps as `twinrt pipeline run`. */
 export declare class Pipeline {
   /** Which WebAssembly build runs the pipeline. */
-  readonly runtime: { readonly variant: string; readonly simd: boolean };
-  /** The URL or path of a pipeline file; the models and dictionaries it names are read next to it. */
-  static create(urlOrPath: string | URL): Promise<Pipeline>;
+  readonly runtime: { readonly variant: string; readonly simd: boolean; readonly executionProvider: 'webgpu' | 'wasm'; readonly adapter?: string };
+  /**
+   * The URL or path of a pipeline file; the models and dictionaries it names are read next to it.
+   * executionProviders: ['wasm'] (default); ['webgpu', 'wasm']: model stages on WebGPU, on wasm without an adapter;
+   * ['webgpu']: rejects without an adapter. stageProviders: the same, for single model stages by name.
+   * WebGPU is refused with env.wasm.proxy.
+   */
+  static create(urlOrPath: string | URL, options?: {
+    executionProviders?: ('webgpu' | 'wasm' | 'cpu')[];
+    stageProviders?: Record<string, ('webgpu' | 'wasm' | 'cpu')[]>;
+  }): Promise<Pipeline>;
   /** Inputs: tensors, a file's bytes (Uint8Array) or lists (Tensor[]). Rejects naming the stage and tensor that failed. */
   run(inputs: Record<string, Tensor | Uint8Array | Tensor[]>): Promise<{ outputs: Record<string, Tensor | Tensor[]>; timings: PipelineStageTiming[] }>;
   /** Forgets the state carried between runs (a pipeline file's "state"): the next run starts from zeros. */

@@ -62,6 +62,22 @@ SessionOptions stage_session(const StageSpec& stage, const std::vector<StageSpec
   return options;
 }
 
+// The stage's output ports, by the value names they write.
+Status keep_outputs(const StageSpec& s, ValueMap& out, StageRecord& record) {
+  for (const auto& [port, value] : s.outputs) {
+    auto it = out.find(port);
+    if (it == out.end()) return internal_error("wrote no output '" + port + "'");
+    record.outputs[value] = std::move(it->second);
+  }
+  return Status::ok();
+}
+
+ValueMap stage_inputs(const StageSpec& s, const ValueMap& values) {
+  ValueMap inputs;
+  for (const auto& [port, value] : s.inputs) inputs[port] = values.at(value);
+  return inputs;
+}
+
 ValueMap item_inputs(const ValueMap& inputs, size_t i) {
   ValueMap item;
   for (const auto& [port, v] : inputs) item[port] = v.is_list ? PipelineValue::single(v.items[i]) : v;
@@ -74,6 +90,7 @@ struct Pipeline::Stage {
   const StageSpec* spec = nullptr;
   std::unique_ptr<Step> step;
   std::unique_ptr<ModelRunner> runner;
+  bool host = false;  // a model stage the caller runs (start/resume)
 };
 
 Pipeline::~Pipeline() = default;
@@ -92,14 +109,23 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(PipelineSpec spec, const Pipe
   p->spec_ = std::move(spec);
   p->engine_override_ = options.engine;
 #ifndef __EMSCRIPTEN__
-  p->parallel_ = options.parallel.value_or(p->spec_.parallel);
+  p->parallel_ = options.parallel.value_or(p->spec_.parallel) && options.host_stages.empty();
 #endif
+  for (const std::string& name : options.host_stages) {
+    auto& stages = p->spec_.stages;
+    auto it = std::find_if(stages.begin(), stages.end(), [&](const StageSpec& s) { return s.name == name; });
+    if (it == stages.end()) return invalid_argument("host stage '" + name + "': the pipeline has no such stage");
+    if (!it->is_model()) return invalid_argument("host stage '" + name + "': not a model stage");
+  }
   for (const StageSpec& s : p->spec_.stages) {
     auto stage = std::make_unique<Stage>();
     stage->spec = &s;
     const auto start = std::chrono::steady_clock::now();
     const std::string context = "stage '" + s.name + "': ";
-    if (s.is_model()) {
+    const auto& host = options.host_stages;
+    if (std::find(host.begin(), host.end(), s.name) != host.end()) {
+      stage->host = true;
+    } else if (s.is_model()) {
       auto runner = options.runner_factory(s.model_path, p->engine_of(s), stage_session(s, p->spec_.stages, p->parallel_));
       if (!runner) return runner.status().with_context(context);
       const std::vector<std::string> names = (*runner)->output_names();
@@ -118,33 +144,41 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(PipelineSpec spec, const Pipe
   return p;
 }
 
-Result<ValueMap> Pipeline::run_model(Stage& stage, const ValueMap& inputs, int& calls) {
-  const StageSpec& s = *stage.spec;
-  std::vector<std::string> wanted;
-  for (const auto& [port, value] : s.outputs) wanted.push_back(port);
-  auto pick_outputs = [&](TensorMap&& out) -> Result<TensorMap> {
-    TensorMap picked;
-    for (const auto& [port, value] : s.outputs) {
-      auto it = out.find(port);
-      if (it == out.end()) return internal_error("the model returned no output '" + port + "'");
-      picked[port] = std::move(it->second);
-    }
-    return picked;
-  };
-  if (!s.map) {
+// A model stage's runs: one call unmapped, or the items in batches of equal shapes.
+struct Pipeline::ModelPlan {
+  struct Call {
     TensorMap feeds;
+    std::vector<size_t> items;  // mapped: the items it carries, in order
+    std::vector<int64_t> rows;  // their rows in the batch (dim 0 of each)
+  };
+  std::vector<Call> calls;
+  std::optional<size_t> items;  // mapped: the item count
+};
+
+struct Pipeline::ActiveRun {
+  ValueMap values;
+  DimBindings bindings;
+  RunResult result;
+  size_t next = 0;  // the stage to run next
+  std::chrono::steady_clock::time_point start;
+  // The host stage the run is stopped at.
+  ModelPlan pending;
+  std::chrono::steady_clock::time_point pending_since;
+};
+
+Result<Pipeline::ModelPlan> Pipeline::plan_model(const StageSpec& s, const ValueMap& inputs) const {
+  ModelPlan plan;
+  if (!s.map) {
+    ModelPlan::Call call;
     for (const auto& [port, v] : inputs) {
       if (v.is_list) return invalid_argument("model input '" + port + "' got " + v.describe() + " (set \"map\": true)");
-      feeds[port] = v.tensor();
+      call.feeds[port] = v.tensor();
     }
-    ++calls;
-    ASSIGN_OR_RETURN(TensorMap out, stage.runner->run(feeds, wanted));
-    ASSIGN_OR_RETURN(TensorMap picked, pick_outputs(std::move(out)));
-    ValueMap result;
-    for (auto& [port, t] : picked) result[port] = PipelineValue::single(std::move(t));
-    return result;
+    plan.calls.push_back(std::move(call));
+    return plan;
   }
   ASSIGN_OR_RETURN(size_t n, item_count(inputs));
+  plan.items = n;
   // Items whose inputs have the same shapes share a batch (in order of first appearance).
   std::vector<std::string> keys(n);
   std::vector<std::string> key_order;
@@ -152,50 +186,77 @@ Result<ValueMap> Pipeline::run_model(Stage& stage, const ValueMap& inputs, int& 
     for (const auto& [port, v] : inputs) keys[i] += shape_to_string(v.is_list ? v.items[i].shape() : v.tensor().shape());
     if (std::find(key_order.begin(), key_order.end(), keys[i]) == key_order.end()) key_order.push_back(keys[i]);
   }
-  std::map<std::string, std::vector<Tensor>> per_port_outputs;
-  for (const auto& [port, value] : s.outputs) per_port_outputs[port].resize(n);
   for (const std::string& key : key_order) {
     std::vector<size_t> members;
     for (size_t i = 0; i < n; ++i)
       if (keys[i] == key) members.push_back(i);
     for (size_t begin = 0; begin < members.size(); begin += static_cast<size_t>(s.batch)) {
-      const size_t end = std::min(members.size(), begin + static_cast<size_t>(s.batch));
-      TensorMap feeds;
-      std::vector<int64_t> rows;
+      ModelPlan::Call call;
+      call.items.assign(members.begin() + begin, members.begin() + std::min(members.size(), begin + static_cast<size_t>(s.batch)));
       for (const auto& [port, v] : inputs) {
         std::vector<Tensor> parts;
-        for (size_t m = begin; m < end; ++m) parts.push_back(v.is_list ? v.items[members[m]] : v.tensor());
+        for (size_t item : call.items) parts.push_back(v.is_list ? v.items[item] : v.tensor());
         if (parts.size() == 1) {
-          feeds[port] = parts[0];
+          call.feeds[port] = parts[0];
         } else {
-          ASSIGN_OR_RETURN(feeds[port], concat_batch(parts));
+          ASSIGN_OR_RETURN(call.feeds[port], concat_batch(parts));
         }
-        if (rows.empty())
-          for (const Tensor& t : parts) rows.push_back(t.rank() ? t.dim(0) : 1);
+        if (call.rows.empty())
+          for (const Tensor& t : parts) call.rows.push_back(t.rank() ? t.dim(0) : 1);
       }
-      ++calls;
-      ASSIGN_OR_RETURN(TensorMap out, stage.runner->run(feeds, wanted));
-      ASSIGN_OR_RETURN(TensorMap picked, pick_outputs(std::move(out)));
-      for (auto& [port, t] : picked) {
-        std::vector<Tensor> parts;
-        if (rows.size() == 1) {
-          parts.push_back(std::move(t));
-        } else {
-          ASSIGN_OR_RETURN(parts, split_batch(t, rows));
-        }
-        for (size_t m = begin; m < end; ++m) per_port_outputs[port][members[m]] = std::move(parts[m - begin]);
+      plan.calls.push_back(std::move(call));
+    }
+  }
+  return plan;
+}
+
+Result<ValueMap> Pipeline::gather_model(const StageSpec& s, const ModelPlan& plan, std::vector<TensorMap> outputs) const {
+  if (outputs.size() != plan.calls.size())
+    return invalid_argument("expected the outputs of " + std::to_string(plan.calls.size()) + " model calls, got " +
+                            std::to_string(outputs.size()));
+  std::map<std::string, std::vector<Tensor>> per_port;
+  for (const auto& [port, value] : s.outputs) per_port[port].resize(plan.items.value_or(1));
+  for (size_t c = 0; c < plan.calls.size(); ++c) {
+    const ModelPlan::Call& call = plan.calls[c];
+    for (auto& [port, items] : per_port) {
+      auto it = outputs[c].find(port);
+      if (it == outputs[c].end()) return internal_error("the model returned no output '" + port + "'");
+      if (!plan.items) {
+        items[0] = std::move(it->second);
+        continue;
       }
+      std::vector<Tensor> parts;
+      if (call.rows.size() == 1) {
+        parts.push_back(std::move(it->second));
+      } else {
+        ASSIGN_OR_RETURN(parts, split_batch(it->second, call.rows));
+      }
+      for (size_t m = 0; m < call.items.size(); ++m) items[call.items[m]] = std::move(parts[m]);
     }
   }
   ValueMap result;
-  for (auto& [port, items] : per_port_outputs) result[port] = PipelineValue::list(std::move(items));
+  for (auto& [port, items] : per_port)
+    result[port] = plan.items ? PipelineValue::list(std::move(items)) : PipelineValue::single(std::move(items[0]));
   return result;
+}
+
+Result<ValueMap> Pipeline::run_model(Stage& stage, const ValueMap& inputs, int& calls) {
+  const StageSpec& s = *stage.spec;
+  std::vector<std::string> wanted;
+  for (const auto& [port, value] : s.outputs) wanted.push_back(port);
+  ASSIGN_OR_RETURN(ModelPlan plan, plan_model(s, inputs));
+  std::vector<TensorMap> outputs;
+  for (const ModelPlan::Call& call : plan.calls) {
+    ++calls;
+    ASSIGN_OR_RETURN(TensorMap out, stage.runner->run(call.feeds, wanted));
+    outputs.push_back(std::move(out));
+  }
+  return gather_model(s, plan, std::move(outputs));
 }
 
 Result<StageRecord> Pipeline::run_stage(Stage& stage, const ValueMap& values) {
   const StageSpec& s = *stage.spec;
-  ValueMap inputs;
-  for (const auto& [port, value] : s.inputs) inputs[port] = values.at(value);
+  const ValueMap inputs = stage_inputs(s, values);
   StageRecord record;
   record.stage = s.name;
   const auto start = std::chrono::steady_clock::now();
@@ -217,11 +278,7 @@ Result<StageRecord> Pipeline::run_stage(Stage& stage, const ValueMap& values) {
     }
   }
   record.ms = ms_since(start);
-  for (const auto& [port, value] : s.outputs) {
-    auto it = out.find(port);
-    if (it == out.end()) return internal_error("wrote no output '" + port + "'");
-    record.outputs[value] = std::move(it->second);
-  }
+  TRY(keep_outputs(s, out, record));
   return record;
 }
 
@@ -237,7 +294,7 @@ std::vector<Result<StageRecord>> Pipeline::run_group(size_t begin, size_t end, c
   return records;
 }
 
-Result<RunResult> Pipeline::run(const ValueMap& inputs) {
+Result<Pipeline::ActiveRun> Pipeline::begin(const ValueMap& inputs) {
   for (const auto& [name, v] : inputs)
     if (std::find(spec_.inputs.begin(), spec_.inputs.end(), name) == spec_.inputs.end())
       return invalid_argument("the pipeline has no input '" + name + "'");
@@ -251,40 +308,101 @@ Result<RunResult> Pipeline::run(const ValueMap& inputs) {
       given[s.to] = PipelineValue::single(std::move(zeros));
     }
   }
-  DimBindings bindings;
-  ValueMap values;
+  ActiveRun run;
   for (const auto& name : spec_.inputs) {
     auto it = given.find(name);
     if (it == given.end()) return invalid_argument("pipeline input '" + name + "' was not given");
     if (auto c = spec_.contracts.find(name); c != spec_.contracts.end())
-      TRY(check_contract(c->second, name, it->second, bindings).with_context("pipeline input: "));
-    values[name] = it->second;
+      TRY(check_contract(c->second, name, it->second, run.bindings).with_context("pipeline input: "));
+    run.values[name] = it->second;
   }
-  RunResult result;
-  const auto start = std::chrono::steady_clock::now();
+  run.start = std::chrono::steady_clock::now();
+  return run;
+}
+
+Status Pipeline::accept(ActiveRun& run, size_t stage, Result<StageRecord> record) {
+  const std::string context = "stage '" + stages_[stage]->spec->name + "': ";
+  if (!record) return record.status().with_context(context);
+  for (const auto& [name, v] : record->outputs) {
+    if (auto c = spec_.contracts.find(name); c != spec_.contracts.end())
+      TRY(check_contract(c->second, name, v, run.bindings).with_context(context + "contract violated: "));
+    run.values[name] = v;
+  }
+  run.result.stages.push_back(std::move(record).value());
+  return Status::ok();
+}
+
+Result<RunProgress> Pipeline::advance(ActiveRun& run) {
   // A group is one stage, or with parallel a whole wave. Its records are checked in stage
   // order once all have run, so the first error in that order is reported either way.
-  for (size_t begin = 0, end = 0; begin < stages_.size(); begin = end) {
-    end = begin + 1;
-    if (parallel_)
-      while (end < stages_.size() && stages_[end]->spec->wave == stages_[begin]->spec->wave) ++end;
-    std::vector<Result<StageRecord>> records = run_group(begin, end, values);
-    for (size_t k = 0; k < records.size(); ++k) {
-      const std::string context = "stage '" + stages_[begin + k]->spec->name + "': ";
-      Result<StageRecord>& record = records[k];
-      if (!record) return record.status().with_context(context);
-      for (const auto& [name, v] : record->outputs) {
-        if (auto c = spec_.contracts.find(name); c != spec_.contracts.end())
-          TRY(check_contract(c->second, name, v, bindings).with_context(context + "contract violated: "));
-        values[name] = v;
-      }
-      result.stages.push_back(std::move(record).value());
+  while (run.next < stages_.size()) {
+    const size_t begin = run.next;
+    const Stage& first = *stages_[begin];
+    if (first.host) {
+      const StageSpec& s = *first.spec;
+      auto plan = plan_model(s, stage_inputs(s, run.values));
+      if (!plan) return plan.status().with_context("stage '" + s.name + "': ");
+      run.pending = std::move(plan).value();
+      run.pending_since = std::chrono::steady_clock::now();
+      HostRequest request{s.name, {}, {}};
+      for (const auto& call : run.pending.calls) request.calls.push_back(call.feeds);
+      for (const auto& [port, value] : s.outputs) request.outputs.push_back(port);
+      return RunProgress{std::move(request), {}};
     }
+    size_t end = begin + 1;
+    if (parallel_)
+      while (end < stages_.size() && stages_[end]->spec->wave == first.spec->wave) ++end;
+    std::vector<Result<StageRecord>> records = run_group(begin, end, run.values);
+    for (size_t k = 0; k < records.size(); ++k) TRY(accept(run, begin + k, std::move(records[k])));
+    run.next = end;
   }
-  result.ms = ms_since(start);
-  for (const auto& name : spec_.outputs) result.outputs[name] = values.at(name);
-  for (const StateSpec& s : spec_.state) carried_[s.to] = values.at(s.from);
-  return result;
+  run.result.ms = ms_since(run.start);
+  for (const auto& name : spec_.outputs) run.result.outputs[name] = run.values.at(name);
+  for (const StateSpec& s : spec_.state) carried_[s.to] = run.values.at(s.from);
+  return RunProgress{std::nullopt, std::move(run.result)};
+}
+
+Result<RunResult> Pipeline::run(const ValueMap& inputs) {
+  for (const auto& stage : stages_)
+    if (stage->host)
+      return invalid_argument("stage '" + stage->spec->name + "' is run by the host: use start() and resume()");
+  ASSIGN_OR_RETURN(ActiveRun run, begin(inputs));
+  ASSIGN_OR_RETURN(RunProgress progress, advance(run));
+  return std::move(progress.result);
+}
+
+Result<RunProgress> Pipeline::guard(Result<RunProgress> progress) {
+  if (!progress || !progress->request) active_.reset();
+  return progress;
+}
+
+Result<RunProgress> Pipeline::start(const ValueMap& inputs) {
+  active_.reset();
+  auto run = begin(inputs);
+  if (!run) return run.status();
+  active_ = std::make_unique<ActiveRun>(std::move(run).value());
+  return guard(advance(*active_));
+}
+
+Result<RunProgress> Pipeline::resume(std::vector<TensorMap> outputs) {
+  if (!active_) return invalid_argument("no run is waiting for a host stage");
+  ActiveRun& run = *active_;
+  Stage& stage = *stages_[run.next];
+  const StageSpec& s = *stage.spec;
+  auto record = [&]() -> Result<StageRecord> {
+    StageRecord r;
+    r.stage = s.name;
+    r.ms = ms_since(run.pending_since);
+    r.model_calls = static_cast<int>(run.pending.calls.size());
+    ASSIGN_OR_RETURN(ValueMap out, gather_model(s, run.pending, std::move(outputs)));
+    TRY(keep_outputs(s, out, r));
+    return r;
+  }();
+  run.pending = {};
+  Status st = accept(run, run.next, std::move(record));
+  if (!st.is_ok()) return guard(st);
+  ++run.next;
+  return guard(advance(run));
 }
 
 }  // namespace twinrt::pipeline

