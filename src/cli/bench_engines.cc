@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -67,17 +66,21 @@ Result<engines::TensorMap> tensor_inputs(const BenchEnginesFlags& f, const Sessi
   return inputs;
 }
 
-// A turn: a pause, an untimed run, then the timed run. The previous engine's worker threads
-// may still be spinning after its run (ONNX Runtime's pool spins for a while before it
-// sleeps) and would take cores from this engine's threads: with 2 threads on 2 cores that
-// doubled twinrt's time. After the pause they sleep; the untimed run wakes this engine's own
-// threads, so the timed run sees the steady state of back-to-back runs, as alone.
+// A turn: untimed runs for at least kSettle (one at least), then the timed run. After its
+// run the previous engine's worker threads keep spinning for a while (ONNX Runtime's pool:
+// about 150 ms on a 2-core VM) and take cores from the next engine: with 2 threads that
+// made twinrt's MobileNetV2 runs up to twice as slow as alone. Sleeping through that time
+// did not help: after an idle pause the next runs are slower too (the VM's cores idle).
+// Running this engine untimed meanwhile keeps its threads and cores busy, so the timed run
+// sees back-to-back runs, as when the engine runs alone.
 void take_turn(Contender& c, const engines::TensorMap& inputs) {
-  constexpr auto kSettle = std::chrono::milliseconds(20);
+  constexpr double kSettleMs = 250;
   if (!c.engine) return;
-  std::this_thread::sleep_for(kSettle);
-  auto untimed = c.engine->time_runs(inputs, 1);
-  if (!untimed) return drop(c, untimed.status());
+  const auto start = std::chrono::steady_clock::now();
+  do {
+    auto untimed = c.engine->time_runs(inputs, 1);
+    if (!untimed) return drop(c, untimed.status());
+  } while (ms_since(start) < kSettleMs);
   auto ms = c.engine->time_runs(inputs, 1);
   if (!ms) return drop(c, ms.status());
   c.samples.push_back(ms->front());
@@ -96,7 +99,7 @@ double ratio_to(const Contender& c, const Contender& base) {
 void print_text(const BenchEnginesFlags& f, const std::vector<Contender>& all) {
   const Contender* base = baseline(all);
   std::printf("model: %s\n", f.model.c_str());
-  std::printf("%d runs per engine, engines taking turns (a pause, an untimed run, a timed run), after %d warm-up; "
+  std::printf("%d runs per engine, engines taking turns (untimed runs for 250 ms, then a timed run), after %d warm-up; "
               "ratio = p50 / p50 of %s\n",
               f.runs, f.warmup, base->name.c_str());
   size_t width = 6;
