@@ -43,6 +43,9 @@ class KernelInit {
   const ir::Graph* graph = nullptr;
   // The instruction-set tier for fast kernels, resolved from the session (never kAuto).
   Isa isa = Isa::kScalar;
+  // Whether default mode may pick kernels that change values beyond reordering (Winograd
+  // convolutions), like the value-changing graph passes: `--optimization all` only.
+  bool value_changing_kernels = true;
   // Names of the attributes the factory asked for (through attr, attr_*, has_attr). An op
   // declares the attributes it accepts by reading them: after the factory, a node attribute
   // no factory asked for is unknown to the op (a typo such as 'strdes') and compile fails.

@@ -258,6 +258,7 @@ Status Compiler::compile_node(const ir::Node& node, Scope& scope, const ir::Grap
   std::vector<std::shared_ptr<const Subgraph>> children;
   KernelInit init{node, opset, options_.mode, in_types, in_consts, {}, &graph};
   init.isa = options_.isa;
+  init.value_changing_kernels = options_.value_changing_kernels;
   init.compile_subgraph = [&](const ir::Graph& body) -> Result<std::shared_ptr<const Subgraph>> {
     ASSIGN_OR_RETURN(auto child, compile(body, &scope, false));
     children.push_back(child);

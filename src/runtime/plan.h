@@ -51,6 +51,8 @@ struct CompileOptions {
   // The session owns every view of the model file's bytes: once all readers of an
   // initializer keep their own copy (packed weights) or were folded, its pages are released.
   bool release_kept_constants = false;
+  // Default mode may pick value-changing kernels (KernelInit::value_changing_kernels).
+  bool value_changing_kernels = true;
 };
 
 // Compiles the main graph of `model`. The model must outlive the result (steps point

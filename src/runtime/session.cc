@@ -109,6 +109,7 @@ Result<std::unique_ptr<SessionImpl>> SessionImpl::create(ir::Model model, const 
   passes::optimize(s->model_, options.optimization, options.mode);
   CompileOptions copts{options.mode, options.dim_overrides, options.isa, options.lenient, &s->warnings_};
   copts.release_kept_constants = owns_model_bytes;
+  copts.value_changing_kernels = options.optimization == OptimizationLevel::kAll;
   {
     // Weights packed at compile time count against the limits too.
     BudgetScope scope(std::make_shared<MemoryBudget>(s->limits_, 0));

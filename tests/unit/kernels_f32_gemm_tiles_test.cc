@@ -107,8 +107,9 @@ std::vector<Case> cases_around(const kernels::F32GemmKernel& kernel) {
   const int mr = kernel.mr, nr = kernel.nr;
   int variant = 0;
   for (int64_t m : {1, mr - 1, mr, mr + 1, 2 * mr + 3})
-    // nr + nr / 2: a last panel exactly as wide as the half-width edge tile.
-    for (int64_t n : {1, nr - 1, nr, nr + 1, nr + nr / 2, 3 * nr + 5})
+    // nr + nr / 2: a last panel exactly as wide as the half-width edge tile; 1 to 5 columns
+    // left over: the column tiles of every width and the first width past them.
+    for (int64_t n : {1, nr - 1, nr, nr + 1, nr + 2, 2 * nr + 3, nr + 4, nr + nr / 2, 3 * nr + 5})
       for (int64_t k : {0, 1, 7, 70}) {
         Case c{m, n, k};
         c.trans_a = variant % 2 == 1;

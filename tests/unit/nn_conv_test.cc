@@ -129,6 +129,49 @@ TEST(NnConv, ThreadCountDoesNotChangeBits) {
   }
 }
 
+// Default mode runs 3x3 stride-1 convolutions with constant weights and >= 16 channels by
+// Winograd F(2x2, 3x3) (ops/nn/conv_winograd.h): not the direct sum's bits, but within a few
+// roundings of it. Odd output sizes (partial blocks), asymmetric and wide padding, batches,
+// bias, and an image tall enough for several bands of block rows; the same bits at any
+// thread count.
+TEST(NnConv, WinogradMatchesDirectConvolution) {
+  struct Case { std::vector<int64_t> xs, ws, pads; };
+  const Case cases[] = {
+      {{2, 16, 23, 19}, {24, 16, 3, 3}, {1, 1, 1, 1}},
+      {{1, 20, 96, 40}, {17, 20, 3, 3}, {0, 1, 2, 1}},
+      {{1, 32, 6, 5}, {16, 32, 3, 3}, {2, 2, 2, 2}},
+  };
+  for (const Case& c : cases) {
+    int64_t xn = 1, wn = 1;
+    for (int64_t d : c.xs) xn *= d;
+    for (int64_t d : c.ws) wn *= d;
+    std::vector<float> x(static_cast<size_t>(xn)), w(static_cast<size_t>(wn)), b(static_cast<size_t>(c.ws[0]));
+    for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.37f * float(i)) + 0.1f;
+    for (size_t i = 0; i < w.size(); ++i) w[i] = 0.5f * std::cos(1.3f * float(i));
+    for (size_t i = 0; i < b.size(); ++i) b[i] = 0.01f * float(i);
+    std::vector<int64_t> ys;
+    std::vector<double> want = direct_conv(c.xs, x, c.ws, w, 1, {1, 1}, {1, 1}, c.pads, ys);
+    const int64_t plane = ys[2] * ys[3];
+    double scale = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      want[i] += b[static_cast<size_t>(int64_t(i) / plane % ys[1])];
+      scale = std::max(scale, std::fabs(want[i]));
+    }
+    std::vector<std::vector<float>> results;
+    for (int threads : {1, 2}) {
+      auto r = OpTest("Conv", 11).attr("pads", c.pads).input<float>(c.xs, x).input<float>(c.ws, w, true)
+                   .input<float>({c.ws[0]}, b, true).run(Mode::kDefault, threads);
+      ASSERT_TRUE(r.is_ok()) << r.status().message();
+      ASSERT_EQ(r->at(0).shape(), ys);
+      results.push_back(values_of<float>(r->at(0)));
+      double worst = 0;
+      for (size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::fabs(results.back()[i] - want[i]));
+      EXPECT_LE(worst, 1e-5 * scale) << "X " << shape_to_string(c.xs) << " threads " << threads;
+    }
+    EXPECT_EQ(results[0], results[1]);
+  }
+}
+
 TEST(NnConv, DoubleAndHalf) {
   auto d = OpTest("Conv", 11).input<double>({1, 1, 3}, {1, 2, 3}).input<double>({1, 1, 2}, {1, 10}).run(Mode::kDefault);
   ASSERT_TRUE(d.is_ok()) << d.status().message();

@@ -8,6 +8,7 @@
 #include "ops/nn/compute_type.h"
 #include "ops/fused/elementwise_program.h"
 #include "ops/nn/conv_tiles.h"
+#include "ops/nn/conv_winograd.h"
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/nn/fused_epilogue.h"
 #include "ops/nn/gemm_runner.h"
@@ -21,13 +22,13 @@ constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
 class ConvKernel final : public OpKernel {
  public:
   ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, Isa isa, nn::WidenedConstant weights,
-             const kernels::F32GemmKernel& tile, nn::PackedF32 packed, bool residual,
+             const kernels::F32GemmKernel& tile, nn::PackedF32 packed, nn::PackedF32 winograd, bool residual,
              std::optional<ir::FusedClamp> clamp, std::optional<ElementwiseProgram> program, size_t program_first)
       : attrs_(std::move(attrs)), group_(group), mode_(mode), residual_(residual), clamp_(clamp),
         program_(std::move(program)), program_first_(program_first), gemm_(mode),
         tile_(tile),
         depthwise_(kernels::f32_dwconv_kernel(isa, mode == Mode::kDefault)),
-        weights_(std::move(weights)), packed_(std::move(packed)) {}
+        weights_(std::move(weights)), packed_(std::move(packed)), winograd_(std::move(winograd)) {}
 
   Status infer(InferContext& ctx) const override {
     std::optional<ir::Shape> y = nn::conv_output_shape(attrs_, ctx.shape(0), ctx.shape(1));
@@ -37,7 +38,9 @@ class ConvKernel final : public OpKernel {
   }
 
   // Packed weights run on the tiles (never in reference mode, never depthwise).
-  bool keeps_copy_of_input(size_t i) const override { return i == 1 && packed_.panels.defined(); }
+  bool keeps_copy_of_input(size_t i) const override {
+    return i == 1 && (packed_.panels.defined() || winograd_.panels.defined());
+  }
 
   Status run(RunContext& ctx) const override {
     ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
@@ -127,6 +130,9 @@ class ConvKernel final : public OpKernel {
         epilogue_done = post_done = true;
       } else if (plan.in_per_group() == 1 && plan.window.rank() == 2) {
         run_depthwise(pool, plan, xv.data(), wv.data(), bias, std::nullopt, yv.data(), ChannelProgram{});
+      } else if (const float* u = winograd_.match(w); u && nn::winograd_applies(plan)) {
+        TRY(nn::run_winograd(pool, tile_, plan, xv.data(), u, bias, residual, clamp, post, yv.data()));
+        epilogue_done = post_done = true;
       } else if (mode_ != Mode::kReference) {
         TRY(run_tiles(pool, plan, xv.data(), packed_.match(w), wv.data(), bias, residual, clamp, yv.data(), post));
         epilogue_done = post_done = true;
@@ -294,6 +300,7 @@ class ConvKernel final : public OpKernel {
   kernels::F32DwConvFn depthwise_;
   nn::WidenedConstant weights_;
   nn::PackedF32 packed_;  // constant weights as A panels, one block per group
+  nn::PackedF32 winograd_;  // their Winograd transforms as A panels (default mode, 3x3)
 };
 
 Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
@@ -317,14 +324,17 @@ Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
   const Tensor* w = init.constant_inputs.size() > 1 ? init.constant_inputs[1] : nullptr;
   ASSIGN_OR_RETURN(nn::WidenedConstant weights, nn::WidenedConstant::make(w));
   const kernels::F32GemmKernel& tile = kernels::f32_gemm_kernel(init.isa, init.mode == Mode::kDefault);
+  // Winograd weights replace the direct ones: with stride and dilation 1 every run takes
+  // that path (unless a feed replaces W, which then runs from its own bytes).
+  ASSIGN_OR_RETURN(nn::PackedF32 winograd, nn::pack_winograd_weights(w, attrs, group, init, tile.mr));
   nn::PackedF32 packed;
-  if (w && init.mode != Mode::kReference && w->rank() >= 3 && w->dim(0) % group == 0 && w->dim(0) > 0 &&
+  if (w && !winograd.panels.defined() && init.mode != Mode::kReference && w->rank() >= 3 && w->dim(0) % group == 0 && w->dim(0) > 0 &&
       !(w->rank() == 4 && w->dim(1) == 1)) {  // depthwise runs its own kernel
     const int64_t mg = w->dim(0) / group, taps = w->numel() / w->dim(0);
     ASSIGN_OR_RETURN(packed, nn::pack_f32_constant(*w, weights, group, mg, taps, taps, 1, tile.mr));
   }
   return make_kernel<ConvKernel>(std::move(attrs), group, init.mode, init.isa, std::move(weights), tile, std::move(packed),
-                                 residual, init.node.fused_clamp, std::move(program), own_inputs);
+                                 std::move(winograd), residual, init.node.fused_clamp, std::move(program), own_inputs);
 }
 
 }  // namespace

@@ -1,0 +1,61 @@
+// Winograd F(2x2, 3x3) transforms for float32 3x3 convolutions with stride 1 (default mode).
+//
+// A 2x2 block of outputs of one output channel is A^T [sum over input channels of
+// (G g G^T) * (B^T d B)] A, with g the 3x3 filter and d the 4x4 input block under it: the
+// elementwise products of 4x4 transformed blocks replace 36 multiplies per input channel with
+// 16, and for each of the 16 positions the sum over input channels is one matrix product
+// (U[xi]: out x in channels) x (V[xi]: in channels x blocks). The transforms use only
+// additions and halvings, so the result stays within a few float roundings of the direct sum
+// but is not its bits: value-changing, default mode only (docs/numerics.md).
+#pragma once
+
+#include <cstdint>
+
+namespace twinrt::kernels {
+
+constexpr int kWinogradPoints = 16;  // transformed positions per 4x4 block
+
+// The 2-D geometry of one image: input planes in_h x in_w, padding before (pad_top,
+// pad_left), outputs out_h x out_w, cut into ceil(out / 2) blocks per dimension. The
+// transforms work on a band of block rows [band_first, band_end) (the whole image by
+// default), whose blocks are numbered from 0 row by row.
+struct WinogradGeometry {
+  int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0, pad_top = 0, pad_left = 0;
+  int64_t band_first = 0, band_end = -1;
+  int64_t blocks_h() const { return (out_h + 1) / 2; }
+  int64_t blocks_w() const { return (out_w + 1) / 2; }
+  int64_t band_rows() const { return (band_end < 0 ? blocks_h() : band_end) - band_first; }
+  int64_t blocks() const { return band_rows() * blocks_w(); }  // in the band
+};
+
+// U[xi][o][c] = (G g[o][c] G^T)[xi], for weights [out, in, 3, 3]; `u` holds 16 * out * in
+// floats.
+void f32_winograd_weights(const float* weights, int64_t out_channels, int64_t in_channels, float* u);
+
+// V[xi] (in channels x blocks) = (B^T d B)[xi] for input channels [c0, c1) of one band
+// (planes in_h x in_w, zeros outside), written as the GEMM's packed B panels of `nr` blocks
+// (element (c, b) at (b / nr) * in_channels * nr + c * nr + b % nr; kernels/gemm/f32_gemm.h),
+// so the products read them as they are. V's matrices are `v_stride` floats apart; the
+// panel columns past the last block are left as they are.
+void f32_winograd_input(const WinogradGeometry& g, const float* image, int64_t in_channels, int64_t c0, int64_t c1,
+                        int nr, float* v, int64_t v_stride);
+// Floats of one V matrix in that layout.
+inline int64_t winograd_v_floats(const WinogradGeometry& g, int64_t in_channels, int nr) {
+  return (g.blocks() + nr - 1) / nr * nr * in_channels;
+}
+
+// What joins the transformed sums of an output channel: y = clamp(A^T M A + bias + residual).
+struct WinogradOutputStep {
+  const float* bias = nullptr;      // the channel's bias, or null
+  const float* residual = nullptr;  // the channel's plane, out_h x out_w, or null
+  bool clamp = false;
+  float min = 0.0f, max = 0.0f;
+};
+
+// Output channel `o`'s rows of the band (of its plane `plane`) from M[xi][o][b] (matrices `m_stride` floats apart, rows of
+// `blocks` floats; whole vectors are read up to 8 floats past the last row's end, so the
+// buffer holding M needs that much room after it).
+void f32_winograd_output(const WinogradGeometry& g, const float* m, int64_t m_stride, int64_t o,
+                         const WinogradOutputStep& step, float* plane);
+
+}  // namespace twinrt::kernels

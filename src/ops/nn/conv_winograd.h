@@ -1,0 +1,31 @@
+// float32 3x3 convolutions with stride 1 by Winograd F(2x2, 3x3) (kernels/conv/f32_winograd.h):
+// the input and output transforms around 16 matrix products on the GEMM tiles. Value-changing
+// (2.25x fewer multiplies, a different rounding than the direct sum), so default mode only.
+#pragma once
+
+#include <optional>
+
+#include "ir/ir.h"
+#include "ops/fused/elementwise_program.h"
+#include "ops/nn/conv_tiles.h"
+#include "ops/nn/f32_gemm_driver.h"
+#include "ops/op.h"
+
+namespace twinrt::nn {
+
+// The transformed weights as A panels (16 blocks of out x in channels), when `w` is a
+// constant float32 [out, in, 3, 3] of a single-group convolution with strides and dilations
+// 1, in default mode with value-changing kernels allowed, with enough channels to pay for
+// the transforms; else nothing.
+Result<PackedF32> pack_winograd_weights(const Tensor* w, const WindowAttrs& attrs, int64_t group,
+                                        const KernelInit& init, int mr);
+
+// Whether a run's plan takes the Winograd path: 2-D, 3x3, stride and dilation 1, one group.
+bool winograd_applies(const ConvPlan& plan);
+
+// y = post(clamp(conv(x) + bias + residual)) for every image; residual and post optional.
+Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const ConvPlan& plan, const float* x,
+                    const float* u_panels, const float* bias, const float* residual,
+                    const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post, float* y);
+
+}  // namespace twinrt::nn
