@@ -92,6 +92,8 @@ export const cases = [
   { name: 'Slice axes, negative step', spec: one('Slice', [4, 5, 6], { extra: ['st', 'en', 'ax', 'sp'], opset: 13, inits: [ints('st', [-1, 1]), ints('en', [-100, 5]), ints('ax', [2, 0]), ints('sp', [-2, 2])] }), placement: gpu('Slice') },
   { name: 'Slice attributes (opset 9)', spec: one('Slice', [4, 5], { attrs: { starts: [1, 0], ends: [1000, -1] }, opset: 9 }), placement: gpu('Slice') },
   { name: 'Gather axis 1, negative 2-D indices', spec: one('Gather', [3, 5, 2], { extra: ['ix'], attrs: { axis: 1 }, inits: [{ name: 'ix', type: 'int64', dims: [2, 2], values: [0, -1, 3, -5] }] }), placement: gpu('Gather') },
+  { name: 'GatherND batch_dims 1, negative indices', spec: one('GatherND', [2, 3, 4], { extra: ['ix'], attrs: { batch_dims: 1 }, inits: [{ name: 'ix', type: 'int64', dims: [2, 2, 1], values: [0, -1, 2, 1] }] }), placement: gpu('GatherND') },
+  { name: 'GatherND whole-element tuples', spec: one('GatherND', [3, 2, 2], { extra: ['ix'], inits: [{ name: 'ix', type: 'int64', dims: [4, 3], values: [0, 0, 0, 2, 1, 1, -1, 0, 1, 1, 1, 0] }] }), placement: gpu('GatherND') },
   { name: 'Gather axis 0 of a GPU value', spec: { model: { inputs: [f('x', [3, 2])], outputs: [out('z')], initializers: [ints('ix', [2, 0])],
     nodes: [{ op: 'Relu', inputs: ['x'], outputs: ['r'] }, { op: 'Gather', inputs: ['r', 'ix'], outputs: ['z'] }] } }, placement: ['Relu:webgpu', 'Gather:webgpu'] },
   { name: 'Split sizes input (opset 13)', spec: { model: { inputs: [f('x', [2, 7, 3])], outputs: [out('a'), out('b')], initializers: [ints('sp', [2, 5])], opset: 13,

@@ -11,7 +11,7 @@ import { ROOT } from '../js/native.js';
 
 const DATA = process.env.TWINRT_TESTDATA || '/usr/share/libonnx-testdata/data';
 // gather covers gather_elements; identity_opt and identity_sequence hold no tensors.
-const OPS = /^test_(add|sub|mul|div|pow|relu|sigmoid|tanh|exp|sqrt|erf|clip|hardsigmoid|hardswish|leakyrelu|matmul|gemm|conv|maxpool|averagepool|globalaveragepool|softmax|reshape|flatten|transpose|concat|layer_normalization|batchnorm|reduce_mean|reduce_sum(?!_square)|reduce_max|reduce_min|squeeze|unsqueeze|identity(?!_)|slice|gather|where|split|resize|convtranspose)(_|$)/;
+const OPS = /^test_(add|sub|mul|div|pow|relu|sigmoid|tanh|exp|sqrt|erf|clip|hardsigmoid|hardswish|leakyrelu|matmul|gemm|conv|maxpool|averagepool|globalaveragepool|softmax|reshape|flatten|transpose|concat|layer_normalization|batchnorm|reduce_mean|reduce_sum(?!_square)|reduce_max|reduce_min|squeeze|unsqueeze|identity(?!_)|slice|gather|gathernd|where|split|resize|convtranspose)(_|$)/;
 
 // Data sets the native runner lists as failing in default mode.
 function listedFailures() {

@@ -25,7 +25,7 @@ const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...la
 const F16_OPS = new Set(['Add', 'Sub', 'Mul', 'Div', 'Relu', 'Sigmoid', 'Tanh', 'Exp', 'Sqrt', 'Erf', 'HardSwish',
   'HardSigmoid', 'LeakyRelu', 'Clip', 'ai.twinrt:FusedElementwise', 'MatMul', 'Gemm', 'Conv', 'MaxPool', 'AveragePool',
   'GlobalAveragePool', 'Softmax', 'Reshape', 'Flatten', 'Squeeze', 'Unsqueeze', 'Identity', 'Transpose', 'Concat',
-  'ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'Slice', 'Gather', 'GatherElements', 'Split', 'Where']);
+  'ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'Slice', 'Gather', 'GatherElements', 'GatherND', 'Split', 'Where']);
 const BYTES = { float32: 4, float16: 2 };
 
 // A value of the run: a CPU Tensor, a GPU buffer (float32), or both.
