@@ -94,6 +94,22 @@ export const cases = [
   { name: 'Gather axis 1, negative 2-D indices', spec: one('Gather', [3, 5, 2], { extra: ['ix'], attrs: { axis: 1 }, inits: [{ name: 'ix', type: 'int64', dims: [2, 2], values: [0, -1, 3, -5] }] }), placement: gpu('Gather') },
   { name: 'GatherND batch_dims 1, negative indices', spec: one('GatherND', [2, 3, 4], { extra: ['ix'], attrs: { batch_dims: 1 }, inits: [{ name: 'ix', type: 'int64', dims: [2, 2, 1], values: [0, -1, 2, 1] }] }), placement: gpu('GatherND') },
   { name: 'GatherND whole-element tuples', spec: one('GatherND', [3, 2, 2], { extra: ['ix'], inits: [{ name: 'ix', type: 'int64', dims: [4, 3], values: [0, 0, 0, 2, 1, 1, -1, 0, 1, 1, 1, 0] }] }), placement: gpu('GatherND') },
+  // Cast: float -> integer truncates, saturates and maps NaN to 0; int64 -> int32 wraps; every
+  // integer -> float rounds once (the scales give values far beyond 2^24, and beyond both ranges).
+  ...[[6, [1.5, 3e9, -3e9, NaN]], [7, [1.5, 1e12, -1e19, NaN]]].map(([to, scale]) => ({
+    name: `Cast float32 -> ${to === 6 ? 'int32' : 'int64'} -> float32`, tolerance: 0,
+    spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], initializers: [{ name: 's', type: 'float32', dims: [4], values: scale }],
+      nodes: [{ op: 'Mul', inputs: ['x', 's'], outputs: ['m'] }, { op: 'Cast', inputs: ['m'], outputs: ['c'], attrs: { to } },
+        { op: 'Cast', inputs: ['c'], outputs: ['z'], attrs: { to: 1 } }] } },
+    placement: gpu('Mul', 'Cast', 'Cast') })),
+  { name: 'Cast float32 -> int64 -> int32 (wraps) -> float32', tolerance: 0,
+    spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], initializers: [{ name: 's', type: 'float32', dims: [4], values: [1e12, -7e11, 3e10, 2.5] }],
+      nodes: [{ op: 'Mul', inputs: ['x', 's'], outputs: ['m'] }, { op: 'Cast', inputs: ['m'], outputs: ['c'], attrs: { to: 7 } },
+        { op: 'Cast', inputs: ['c'], outputs: ['d'], attrs: { to: 6 } }, { op: 'Cast', inputs: ['d'], outputs: ['z'], attrs: { to: 1 } }] } },
+    placement: gpu('Mul', 'Cast', 'Cast', 'Cast') },
+  { name: 'Cast of a CPU tensor stays on wasm', spec: { model: { inputs: [f('x', [3])], outputs: [out('z')],
+    nodes: [{ op: 'Cast', inputs: ['x'], outputs: ['c'], attrs: { to: 6 } }, { op: 'Cast', inputs: ['c'], outputs: ['z'], attrs: { to: 1 } }] } },
+    placement: ['Cast:wasm', 'Cast:wasm'] },
   { name: 'Gather axis 0 of a GPU value', spec: { model: { inputs: [f('x', [3, 2])], outputs: [out('z')], initializers: [ints('ix', [2, 0])],
     nodes: [{ op: 'Relu', inputs: ['x'], outputs: ['r'] }, { op: 'Gather', inputs: ['r', 'ix'], outputs: ['z'] }] } }, placement: ['Relu:webgpu', 'Gather:webgpu'] },
   { name: 'Split sizes input (opset 13)', spec: { model: { inputs: [f('x', [2, 7, 3])], outputs: [out('a'), out('b')], initializers: [ints('sp', [2, 5])], opset: 13,

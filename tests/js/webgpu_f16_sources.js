@@ -10,6 +10,7 @@ import { kernels as layout } from '../../js/lib/webgpu/layout.js';
 import { kernels as reduce } from '../../js/lib/webgpu/reduce.js';
 import { kernels as select } from '../../js/lib/webgpu/select.js';
 import { kernels as pool } from '../../js/lib/webgpu/pool.js';
+import { kernels as cast } from '../../js/lib/webgpu/cast.js';
 
 // A GPUDevice that records shader sources and does nothing else.
 function recordingDevice(sources) {
@@ -37,6 +38,8 @@ const CASES = [
   ['ReduceMean', reduce.ReduceMean, [[2, 3, 4]], { axes: [1] }],
   ['Gather', select.Gather, [[4, 3], { type: 'int64', dims: [2], data: [3, -1] }], { axis: 0 }],
   ['MaxPool', pool.MaxPool, [[1, 1, 4, 4]], { kernel_shape: [2, 2], strides: [2, 2] }],
+  ['Cast to int64', cast.Cast, [[5]], { to: 7 }],
+  ['Cast to float32', cast.Cast, [[5]], { to: 1 }],
 ];
 
 // [{ name, code }]: each case run on float16 buffers through a recording device.
@@ -47,8 +50,8 @@ export function f16Sources() {
     const sources = [];
     const gpu = new Gpu(recordingDevice(sources), 'recording', { f16: true });
     const node = { op: name, attrs, fused: {}, outputs: ['y'] };
-    const ins = inputs.map((x) => (Array.isArray(x) ? { type: 'float16', dims: x, buffer: gpu.upload(new Uint16Array(x.reduce((a, b) => a * b, 1)), true) } : x));
-    const ctx = { opset: 17, keep: new Set() };
+    const ins = inputs.map((x) => (Array.isArray(x) ? { type: 'float16', dims: x, onGpu: true, buffer: gpu.upload(new Uint16Array(x.reduce((a, b) => a * b, 1)), 'float16') } : x));
+    const ctx = { opset: 17, keep: new Set(), f16: true };
     const problem = kernel.check(node, ins, ctx);
     if (problem !== null) throw new Error(`${name}: ${problem}`);
     kernel.run(gpu, node, ins, ctx);

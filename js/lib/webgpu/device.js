@@ -6,7 +6,8 @@
 // on the adapter.
 import { TwinrtError } from '../errors.js';
 import { helpersFor } from './math.js';
-import { adaptBody, isF16, tagF16 } from './f16.js';
+import { adaptBody } from './f16.js';
+import { GPU_TYPES, tagType, typeOf } from './types.js';
 
 const WORKGROUP = 64;
 const MAX_GROUPS_X = 65535;
@@ -58,10 +59,9 @@ export class Gpu {
     return this.device.createBuffer({ size: Math.max(4, Math.ceil(bytes / 4) * 4), usage: B.STORAGE | B.COPY_SRC | B.COPY_DST });
   }
 
-  // `typed` as a new buffer; `f16` tags it as float16 (a Uint16Array of halves).
-  upload(typed, f16 = false) {
-    const buf = this.buffer(typed.byteLength);
-    if (f16) tagF16(buf);
+  // `typed` as a new buffer holding elements of `type` (types.js).
+  upload(typed, type = 'float32') {
+    const buf = tagType(this.buffer(typed.byteLength), type);
     if (typed.byteLength % 4) {
       const padded = new Uint8Array(Math.ceil(typed.byteLength / 4) * 4);
       padded.set(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength));
@@ -75,8 +75,8 @@ export class Gpu {
   // One buffer holding `buffers` back to back (`sizes` f32 each) and their offsets: for
   // kernels that read more tensors than a shader may bind. `keep` receives it (the run frees it).
   pack(buffers, sizes, keep) {
-    // Offsets count f32 elements; f16 buffers would need their own layout.
-    if (buffers.some(isF16)) throw new TwinrtError('webgpu: packed float16 operands are not supported', 'NOT_IMPLEMENTED');
+    // Offsets count f32 elements; other types would need their own layout.
+    if (buffers.some((b) => typeOf(b) !== 'float32')) throw new TwinrtError('webgpu: packed operands are float32 only', 'NOT_IMPLEMENTED');
     const offsets = [];
     let total = 0;
     for (const n of sizes) {
@@ -93,8 +93,7 @@ export class Gpu {
 
   // A new buffer holding the first `bytes` of `buf` (of its element type).
   copy(buf, bytes) {
-    const out = this.buffer(bytes);
-    if (isF16(buf)) tagF16(out);
+    const out = tagType(this.buffer(bytes), typeOf(buf));
     const enc = this.device.createCommandEncoder();
     enc.copyBufferToBuffer(buf, 0, out, 0, out.size);
     this.device.queue.submit([enc.finish()]);
@@ -129,18 +128,19 @@ export class Gpu {
 
   // Runs `body` (WGSL statements that see `i`, the invocation's index, and write `out`) for
   // i in [0, count); it may call math.js's functions. inputs: GPUBuffers bound read-only as in0, in1, ...; the output has
-  // `outElements` f32, or f16 when an input is f16 (f16.js: the body still computes in f32).
-  // Returns the output buffer.
-  compute(body, inputs, outElements, count = outElements) {
-    const f16Inputs = inputs.map((b, k) => (isF16(b) ? k : -1)).filter((k) => k >= 0);
-    const f16 = f16Inputs.length > 0;
-    const out = f16 ? tagF16(this.buffer(outElements * 2)) : this.buffer(outElements * 4);
+  // `outElements` of `outType`: by default float32, or float16 when an input is (f16.js: the
+  // body still computes in f32). Returns the output buffer.
+  compute(body, inputs, outElements, count = outElements, outType = null) {
+    const f16Inputs = inputs.map((b, k) => (typeOf(b) === 'float16' ? k : -1)).filter((k) => k >= 0);
+    outType ||= f16Inputs.length ? 'float16' : 'float32';
+    const out = tagType(this.buffer(outElements * GPU_TYPES[outType].bytes), outType);
     if (count === 0) return out;
     const groups = Math.ceil(count / WORKGROUP);
     const gx = Math.min(groups, MAX_GROUPS_X), gy = Math.ceil(groups / gx);
-    const type = (b) => (isF16(b) ? 'f16' : 'f32');
+    const type = (b) => GPU_TYPES[typeOf(b)].wgsl;
     const decls = inputs.map((b, k) => `@group(0) @binding(${k}) var<storage, read> in${k} : array<${type(b)}>;`);
-    if (f16) body = adaptBody(body, f16Inputs, true);
+    const f16 = f16Inputs.length > 0 || outType === 'float16';
+    if (f16) body = adaptBody(body, f16Inputs, outType === 'float16');
     const code = `${f16 ? 'enable f16;\n' : ''}${helpersFor(body)}${decls.join('\n')}
 @group(0) @binding(${inputs.length}) var<storage, read_write> out : array<${type(out)}>;
 @compute @workgroup_size(${WORKGROUP})

@@ -5,12 +5,6 @@
 // and its order (accumulators, exp, the math.js helpers) and rounds once per stored value,
 // as the wasm kernels compute float16 nodes in float32.
 
-// Element type tags on GPUBuffers (expando property): float32 unless tagged.
-const ELEM = Symbol('twinrt element type');
-export const tagF16 = (buffer) => { buffer[ELEM] = 'f16'; return buffer; };
-export const isF16 = (buffer) => buffer[ELEM] === 'f16';
-export const elemBytes = (buffer) => (isF16(buffer) ? 2 : 4);
-
 // The index just past the bracket closing the one at `open`.
 function closing(s, open) {
   let depth = 0;
