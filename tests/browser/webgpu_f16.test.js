@@ -9,20 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { serve } from './server.js';
-import { ROOT, NATIVE, nativeAvailable } from '../js/native.js';
+import { NATIVE, nativeAvailable } from '../js/native.js';
 import { makeModel } from '../js/make-model.js';
-
-const require = createRequire(import.meta.url);
-const CHROMIUM = process.env.TWINRT_CHROMIUM || '/usr/bin/chromium';
-const TIMEOUT_MS = 120000;
-
-function withTimeout(promise) {
-  let timer;
-  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS); });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+import { CHROMIUM, openWebGpuPage, withTimeout } from './webgpu_browser.js';
 
 // x[2,8] -> MatMul -> Add -> Relu -> Softmax, made float16 by `twinrt quantize --fp16`
 // (inputs and outputs kept float32: Casts at both ends).
@@ -43,18 +32,9 @@ function fp16Model(dir) {
 
 const skip = !fs.existsSync(CHROMIUM) ? `${CHROMIUM} is not installed` : !nativeAvailable() ? `${NATIVE} not built` : false;
 test('float16 models on the WebGPU provider', { skip }, async (t) => {
-  const { chromium } = require(path.join(ROOT, 'tools/node_modules/playwright-core'));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'twinrt-f16-'));
-  const server = await serve(ROOT);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--disable-quic',
-      '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const { browser, server, page } = await openWebGpuPage();
   try {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/tests/browser/webgpu_page.html`);
-    await page.waitForFunction(() => document.getElementById('status').textContent === 'ready');
     if (!(await page.evaluate(() => window.webgpuAdapter()))) {
       t.skip('this Chromium offers no WebGPU adapter');
       return;
@@ -64,7 +44,7 @@ test('float16 models on the WebGPU provider', { skip }, async (t) => {
     assert.deepStrictEqual(twins.errors, [], 'the f16 sources are well formed');
 
     const spec = { base64: fp16Model(dir).toString('base64') };
-    const r = await withTimeout(page.evaluate((s) => window.webgpuCompare(s), spec));
+    const r = await withTimeout(page.evaluate((s) => window.webgpuCompare(s), spec), 'float16 model');
     assert.strictEqual(r.runtime.executionProvider, 'webgpu');
     t.diagnostic(`placement: ${JSON.stringify(r.placement.map((p) => `${p.op}:${p.ep}${p.reason ? ` (${p.reason})` : ''}`))}`);
     const f16Steps = r.placement.filter((p) => p.op !== 'Cast');

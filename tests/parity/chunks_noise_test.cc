@@ -35,12 +35,17 @@ ir::Node node(std::string op, std::vector<std::string> in, std::vector<std::stri
   return n;
 }
 
-TEST(ModelWithOutputs, KeepsOnlyTheNodesTheOutputsNeed) {
-  // x -> Relu -> a -> Neg -> b -> Abs -> c, and x -> Sigmoid -> s (a side branch).
+ir::Model empty_model() {
   ir::Model model;
   model.ir_version = 8;
   model.opset_imports[""] = 17;
   model.graph = std::make_shared<ir::Graph>();
+  return model;
+}
+
+TEST(ModelWithOutputs, KeepsOnlyTheNodesTheOutputsNeed) {
+  // x -> Relu -> a -> Neg -> b -> Abs -> c, and x -> Sigmoid -> s (a side branch).
+  ir::Model model = empty_model();
   ir::Graph& g = *model.graph;
   g.inputs = {ir::ValueInfo{"x", ir::TypeInfo::tensor(DataType::kFloat, ir::Shape{ir::Dim::of(4)}), ""}};
   g.outputs = {ir::ValueInfo{"c", ir::TypeInfo::tensor(DataType::kFloat), ""}};
@@ -68,10 +73,7 @@ TEST(ModelWithOutputs, KeepsOnlyTheNodesTheOutputsNeed) {
 // three files per chunk) filled the disk after 52 chunks. Only the weights its nodes read stay.
 TEST(ModelWithOutputs, KeepsOnlyTheWeightsItsNodesRead) {
   // x -> MatMul(w1) -> a -> MatMul(w2) -> b; w2 is also a graph input, as IR < 4 lists them.
-  ir::Model model;
-  model.ir_version = 8;
-  model.opset_imports[""] = 17;
-  model.graph = std::make_shared<ir::Graph>();
+  ir::Model model = empty_model();
   ir::Graph& g = *model.graph;
   const auto f32 = [](int64_t r, int64_t c) { return ir::TypeInfo::tensor(DataType::kFloat, ir::Shape{ir::Dim::of(r), ir::Dim::of(c)}); };
   g.inputs = {ir::ValueInfo{"x", f32(1, 2), ""}, ir::ValueInfo{"w2", f32(2, 2), ""}};
