@@ -1,5 +1,7 @@
 #include "onnx/writer.h"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 #include "onnx/loader.h"
@@ -260,9 +262,11 @@ Result<std::string> write_model(const ir::Model& m) {
 Status write_model_file(const ir::Model& model, const std::string& path) {
   ASSIGN_OR_RETURN(std::string bytes, write_model(model));
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return io_error("cannot open '" + path + "' for writing");
+  if (!out) return io_error("cannot open '" + path + "' for writing: " + std::strerror(errno));
+  // The reason matters: a full disk (localize writes a model per chunk) looked like any other failure.
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) return io_error("cannot write '" + path + "'");
+  out.flush();
+  if (!out) return io_error("cannot write '" + path + "': " + std::strerror(errno));
   return Status::ok();
 }
 

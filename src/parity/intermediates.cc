@@ -32,6 +32,30 @@ ir::TypeInfo type_of(const Tensor& t) {
   return ir::TypeInfo::tensor(t.dtype(), shape);
 }
 
+// Drops the initializers no node of `g` reads (and the graph inputs that only declared
+// them, as IR < 4 lists them): a chunk or own-error model is written to a file per chunk,
+// and one carrying every weight of the model (BERT: 435 MB, three files a chunk) filled the
+// disk after 52 chunks.
+void drop_unread_initializers(ir::Graph& g) {
+  std::set<std::string> read;
+  for (const auto& n : g.nodes) ir::collect_node_reads(n, read);
+  for (const auto& o : g.outputs) read.insert(o.name);
+  std::set<std::string> dropped;
+  for (auto it = g.initializers.begin(); it != g.initializers.end();) {
+    if (read.count(it->first)) {
+      ++it;
+      continue;
+    }
+    dropped.insert(it->first);
+    it = g.initializers.erase(it);
+  }
+  const auto gone = [&](const auto& name) { return dropped.count(name) > 0; };
+  const auto gone_input = [&](const ir::ValueInfo& v) { return gone(v.name); };
+  g.inputs.erase(std::remove_if(g.inputs.begin(), g.inputs.end(), gone_input), g.inputs.end());
+  auto& order = g.initializer_order;
+  order.erase(std::remove_if(order.begin(), order.end(), gone), order.end());
+}
+
 }  // namespace
 
 bool is_parameter_node(const ir::Node& node) {
@@ -121,6 +145,7 @@ Result<ir::Model> model_with_outputs(const ExposedModel& exposed, const std::vec
   for (size_t j = 0; j < g.nodes.size(); ++j)
     if (keep[j]) kept.push_back(std::move(g.nodes[j]));
   g.nodes = std::move(kept);
+  drop_unread_initializers(g);
   for (const auto& [name, tensor] : given) {
     if (!needed.count(name)) continue;
     g.inputs.push_back(ir::ValueInfo{name, type_of(tensor), ""});
@@ -175,6 +200,7 @@ Result<OwnErrorModel> build_own_error_model(ir::Model model, const std::map<std:
     info.name = name;
     g.outputs.push_back(info);
   }
+  drop_unread_initializers(g);
   for (const auto& name : fed) {
     g.inputs.push_back(ir::ValueInfo{name, type_of(values.at(name)), ""});
     out.feeds.push_back(name);

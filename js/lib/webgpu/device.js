@@ -6,6 +6,8 @@
 // on the adapter.
 import { TwinrtError } from '../errors.js';
 import { helpersFor } from './math.js';
+import { adaptBody } from './f16.js';
+import { GPU_TYPES, tagType, typeOf } from './types.js';
 
 const WORKGROUP = 64;
 const MAX_GROUPS_X = 65535;
@@ -20,9 +22,11 @@ export function getDevice() {
       if (!gpu) return null;
       const adapter = await gpu.requestAdapter();
       if (!adapter) return null;
-      const device = await adapter.requestDevice();
+      // float16 kernels need the feature on the device; without it float16 nodes run on wasm.
+      const f16 = adapter.features.has('shader-f16');
+      const device = await adapter.requestDevice(f16 ? { requiredFeatures: ['shader-f16'] } : {});
       const info = adapter.info || {};
-      return new Gpu(device, `${info.vendor || 'unknown'} ${info.architecture || info.description || ''}`.trim());
+      return new Gpu(device, `${info.vendor || 'unknown'} ${info.architecture || info.description || ''}`.trim(), { f16 });
     })();
     devicePromise.catch(() => { devicePromise = null; });
   }
@@ -30,9 +34,11 @@ export function getDevice() {
 }
 
 export class Gpu {
-  constructor(device, adapterName) {
+  // f16: the device has `shader-f16`.
+  constructor(device, adapterName, { f16 = false } = {}) {
     this.device = device;
     this.adapterName = adapterName;
+    this.f16 = f16;
     this.pipelines = new Map();
     this.lost = null;
     this.tail = Promise.resolve();
@@ -53,8 +59,9 @@ export class Gpu {
     return this.device.createBuffer({ size: Math.max(4, Math.ceil(bytes / 4) * 4), usage: B.STORAGE | B.COPY_SRC | B.COPY_DST });
   }
 
-  upload(typed) {
-    const buf = this.buffer(typed.byteLength);
+  // `typed` as a new buffer holding elements of `type` (types.js).
+  upload(typed, type = 'float32') {
+    const buf = tagType(this.buffer(typed.byteLength), type);
     if (typed.byteLength % 4) {
       const padded = new Uint8Array(Math.ceil(typed.byteLength / 4) * 4);
       padded.set(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength));
@@ -68,6 +75,8 @@ export class Gpu {
   // One buffer holding `buffers` back to back (`sizes` f32 each) and their offsets: for
   // kernels that read more tensors than a shader may bind. `keep` receives it (the run frees it).
   pack(buffers, sizes, keep) {
+    // Offsets count f32 elements; other types would need their own layout.
+    if (buffers.some((b) => typeOf(b) !== 'float32')) throw new TwinrtError('webgpu: packed operands are float32 only', 'NOT_IMPLEMENTED');
     const offsets = [];
     let total = 0;
     for (const n of sizes) {
@@ -82,9 +91,9 @@ export class Gpu {
     return { buffer: out, offsets };
   }
 
-  // A new buffer holding the first `bytes` of `buf`.
+  // A new buffer holding the first `bytes` of `buf` (of its element type).
   copy(buf, bytes) {
-    const out = this.buffer(bytes);
+    const out = tagType(this.buffer(bytes), typeOf(buf));
     const enc = this.device.createCommandEncoder();
     enc.copyBufferToBuffer(buf, 0, out, 0, out.size);
     this.device.queue.submit([enc.finish()]);
@@ -119,15 +128,21 @@ export class Gpu {
 
   // Runs `body` (WGSL statements that see `i`, the invocation's index, and write `out`) for
   // i in [0, count); it may call math.js's functions. inputs: GPUBuffers bound read-only as in0, in1, ...; the output has
-  // `outElements` f32. Returns the output buffer.
-  compute(body, inputs, outElements, count = outElements) {
-    const out = this.buffer(outElements * 4);
+  // `outElements` of `outType`: by default float32, or float16 when an input is (f16.js: the
+  // body still computes in f32). Returns the output buffer.
+  compute(body, inputs, outElements, count = outElements, outType = null) {
+    const f16Inputs = inputs.map((b, k) => (typeOf(b) === 'float16' ? k : -1)).filter((k) => k >= 0);
+    outType ||= f16Inputs.length ? 'float16' : 'float32';
+    const out = tagType(this.buffer(outElements * GPU_TYPES[outType].bytes), outType);
     if (count === 0) return out;
     const groups = Math.ceil(count / WORKGROUP);
     const gx = Math.min(groups, MAX_GROUPS_X), gy = Math.ceil(groups / gx);
-    const decls = inputs.map((_, k) => `@group(0) @binding(${k}) var<storage, read> in${k} : array<f32>;`);
-    const code = `${helpersFor(body)}${decls.join('\n')}
-@group(0) @binding(${inputs.length}) var<storage, read_write> out : array<f32>;
+    const type = (b) => GPU_TYPES[typeOf(b)].wgsl;
+    const decls = inputs.map((b, k) => `@group(0) @binding(${k}) var<storage, read> in${k} : array<${type(b)}>;`);
+    const f16 = f16Inputs.length > 0 || outType === 'float16';
+    if (f16) body = adaptBody(body, f16Inputs, outType === 'float16');
+    const code = `${f16 ? 'enable f16;\n' : ''}${helpersFor(body)}${decls.join('\n')}
+@group(0) @binding(${inputs.length}) var<storage, read_write> out : array<${type(out)}>;
 @compute @workgroup_size(${WORKGROUP})
 fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   let i = gid.x + gid.y * ${gx * WORKGROUP}u;

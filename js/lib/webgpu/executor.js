@@ -15,8 +15,19 @@ import { kernels as reduce } from './reduce.js';
 import { kernels as select } from './select.js';
 import { kernels as resize } from './resize.js';
 import { kernels as convTranspose } from './convtranspose.js';
+import { kernels as cast } from './cast.js';
+import { GPU_TYPES, typeOf } from './types.js';
+import { TYPED_ARRAYS } from '../tensor.js';
 
-const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout, ...norm, ...reduce, ...select, ...resize, ...convTranspose };
+const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...layout, ...norm, ...reduce, ...select, ...resize, ...convTranspose, ...cast };
+
+// Kernels that take float16 data (with `shader-f16`): those whose outputs all have their
+// data inputs' type, read through f16.js. LayerNormalization (float32 statistics outputs),
+// BatchNormalization, Resize and ConvTranspose are not among them yet.
+const F16_OPS = new Set(['Add', 'Sub', 'Mul', 'Div', 'Relu', 'Sigmoid', 'Tanh', 'Exp', 'Sqrt', 'Erf', 'HardSwish',
+  'HardSigmoid', 'LeakyRelu', 'Clip', 'ai.twinrt:FusedElementwise', 'MatMul', 'Gemm', 'Conv', 'MaxPool', 'AveragePool',
+  'GlobalAveragePool', 'Softmax', 'Reshape', 'Flatten', 'Squeeze', 'Unsqueeze', 'Identity', 'Transpose', 'Concat',
+  'ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'Slice', 'Gather', 'GatherElements', 'GatherND', 'Split', 'Where']);
 
 // A value of the run: a CPU Tensor, a GPU buffer (float32), or both.
 class Slot {
@@ -135,15 +146,23 @@ export class WebGpuExecutor {
 
   // Runs the step on the GPU when a kernel takes it; returns null then, else why not.
   async runOnGpu(step, ins, values, created) {
-    const kernel = KERNELS[step.domain ? `${step.domain}:${step.op}` : step.op];
-    if (!kernel) return `no WGSL kernel for ${step.domain ? `${step.domain}:` : ''}${step.op}`;
+    const op = step.domain ? `${step.domain}:${step.op}` : step.op;
+    const kernel = KERNELS[op];
+    if (!kernel) return `no WGSL kernel for ${op}`;
     if (step.implicit.length) return 'reads values of enclosing graphs';
     const cpu = kernel.cpuInputs || [];
     if (!ins.some(Boolean)) return 'no inputs';
+    const data = ins.map((v, k) => (v && !cpu.includes(k) ? v : null));
+    const first = data.find(Boolean);
+    // kernel.types: a kernel that converts (Cast); the others read one float type.
+    const types = kernel.types || (F16_OPS.has(op) ? ['float32', 'float16'] : ['float32']);
     for (let k = 0; k < ins.length; k++) {
-      const v = ins[k];
-      if (!v || cpu.includes(k)) continue;
-      if (v.type !== 'float32') return `input ${k} is ${v.type}`;
+      const v = data[k];
+      if (!v) continue;
+      if (v.type === 'float16' && !this.gpu.f16) return `input ${k} is float16 (the adapter has no shader-f16)`;
+      if (v.type === 'float16' && !types.includes('float16')) return `input ${k} is float16 (the ${op} kernel is float32 only)`;
+      if (!types.includes(v.type)) return `input ${k} is ${v.type}`;
+      if (v.type !== first.type) return `input ${k} is ${v.type}, input ${data.indexOf(first)} ${first.type}`;
       if (v.sequence || v.empty) return `input ${k} is not a tensor`;
     }
     const views = [];
@@ -151,9 +170,9 @@ export class WebGpuExecutor {
       const v = ins[k];
       if (!v) views.push(null);
       else if (cpu.includes(k)) views.push({ type: v.type, dims: v.dims, data: (await this.toCpu(v)).data });
-      else views.push({ type: v.type, dims: v.dims });
+      else views.push({ type: v.type, dims: v.dims, onGpu: !!v.buffer });
     }
-    const ctx = { opset: this.plan.opset, keep: created };
+    const ctx = { opset: this.plan.opset, keep: created, f16: this.gpu.f16 };
     const problem = kernel.check(step, views, ctx);
     if (problem !== null) return problem;
     for (let k = 0; k < ins.length; k++)
@@ -161,7 +180,7 @@ export class WebGpuExecutor {
     const outs = kernel.run(this.gpu, step, views, ctx);
     outs.forEach((o, k) => {
       if (!views.some((v) => v && v.buffer === o.buffer)) created.add(o.buffer);
-      if (step.outputs[k]) values.set(step.outputs[k], new Slot('float32', o.dims, null, o.buffer));
+      if (step.outputs[k]) values.set(step.outputs[k], new Slot(typeOf(o.buffer), o.dims, null, o.buffer));
     });
     return null;
   }
@@ -188,7 +207,7 @@ export class WebGpuExecutor {
 
   toGpu(v, created) {
     if (!v.buffer) {
-      v.buffer = this.gpu.upload(v.tensor.data);
+      v.buffer = this.gpu.upload(v.tensor.data, v.type);
       if (!v.constant) created.add(v.buffer);
     }
     return v.buffer;
@@ -213,8 +232,9 @@ export class WebGpuExecutor {
     if (v.empty) return null;
     if (v.sequence) return v.sequence;
     if (!v.tensor) {
-      const bytes = await this.gpu.download(v.buffer, numel(v.dims) * 4);
-      v.tensor = new Tensor('float32', new Float32Array(bytes.buffer, 0, numel(v.dims)), v.dims);
+      const n = numel(v.dims);
+      const bytes = await this.gpu.download(v.buffer, n * GPU_TYPES[v.type].bytes);
+      v.tensor = new Tensor(v.type, new TYPED_ARRAYS[v.type](bytes.buffer, 0, n), v.dims);
     }
     return v.tensor;
   }

@@ -58,7 +58,47 @@ const ABOVE_ZERO = `fn twinrt_above_zero(x : f32) -> bool {
   return b > 0u && b <= 0x7f800000u;
 }`;
 
-const FUNCTIONS = { twinrt_erf: ERF, twinrt_pow: POW, twinrt_below_zero: BELOW_ZERO, twinrt_above_zero: ABOVE_ZERO };
+// Cast's conversions (cast.js). An int64 is two u32 words (low, high). Float -> integer:
+// NaN (tested on the bits) to 0, out of range saturated, else truncated toward zero (WGSL's
+// conversion of an in-range value); the float -> int64 split is exact (a multiple of 2^-32
+// and differences of integers below 2^32).
+const F32_TO_I32 = `fn twinrt_f32_to_i32(x : f32) -> i32 {
+  if ((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u) { return 0; }
+  if (x >= 0x1p31f) { return 2147483647; }
+  if (x <= -0x1p31f) { return -2147483647 - 1; }
+  return i32(x);
+}`;
+const F32_TO_I64 = `fn twinrt_f32_to_i64(x : f32) -> vec2<u32> {
+  if ((bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u) { return vec2<u32>(0u, 0u); }
+  if (x >= 0x1p63f) { return vec2<u32>(0xffffffffu, 0x7fffffffu); }
+  if (x <= -0x1p63f) { return vec2<u32>(0u, 0x80000000u); }
+  let a = abs(trunc(x));
+  let hi = floor(a * 0x1p-32f);
+  let w = vec2<u32>(u32(a - hi * 0x1p32f), u32(hi));
+  if (x >= 0.0f) { return w; }
+  let lo = ~w.x + 1u;
+  return vec2<u32>(lo, ~w.y + select(0u, 1u, lo == 0u));
+}`;
+// int64 -> f32 rounded once to nearest even: the magnitude's top 32 bits, with a sticky bit
+// for the ones below (they only break ties), converted as two exact 16-bit halves whose sum
+// is the one rounding, then scaled by a power of two (exact). WGSL leaves the rounding of a
+// plain f32(u32) above 2^24 to the implementation.
+const I64_TO_F32 = `fn twinrt_i64_to_f32(lo : u32, hi : u32) -> f32 {
+  let neg = (hi >> 31u) == 1u;
+  var ml = lo; var mh = hi;
+  if (neg) { ml = ~lo + 1u; mh = ~hi + select(0u, 1u, ml == 0u); }
+  var top = ml; var e = 0;
+  if (mh != 0u) {
+    let n = countLeadingZeros(mh);
+    top = select((mh << n) | (ml >> (32u - n)), mh, n == 0u) | select(0u, 1u, (ml << n) != 0u);
+    e = 32 - i32(n);
+  }
+  let r = ldexp(f32(top >> 16u) * 65536.0f + f32(top & 0xffffu), e);
+  return select(r, -r, neg);
+}`;
+
+const FUNCTIONS = { twinrt_erf: ERF, twinrt_pow: POW, twinrt_below_zero: BELOW_ZERO, twinrt_above_zero: ABOVE_ZERO,
+  twinrt_f32_to_i32: F32_TO_I32, twinrt_f32_to_i64: F32_TO_I64, twinrt_i64_to_f32: I64_TO_F32 };
 
 // The definitions of the functions above that `body` calls.
 export function helpersFor(body) {

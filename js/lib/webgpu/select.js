@@ -1,4 +1,4 @@
-// Ops that pick input elements: Slice, Gather, GatherElements, Split, Where. One invocation
+// Ops that pick input elements: Slice, Gather, GatherElements, GatherND, Split, Where. One invocation
 // per output element copies one input element; starts, indices, split sizes and Where's
 // condition are read on the CPU: baked into the WGSL, or (indices, the condition) sent up
 // as a buffer of u32.
@@ -92,6 +92,38 @@ const gatherElements = {
   },
 };
 
+// GatherND: each index tuple (its batch's, negative ones counted from the end) becomes the
+// flat offset of the slice it picks, computed here; the slices are `inner` elements long.
+function gatherNdOffsets(node, ins) {
+  const dims = ins[0].dims, idims = ins[1].dims, b = node.attrs.batch_dims ?? 0;
+  const k = idims[idims.length - 1];
+  if (!idims.length || b < 0 || b >= Math.min(dims.length, idims.length) || b + k > dims.length) return null;
+  if (idims.slice(0, b).some((d, j) => d !== dims[j])) return null;
+  const s = strides(dims), picked = dims.slice(b, b + k), values = list(ins[1]);
+  const perBatch = numel(idims.slice(b, -1)), batchStride = b ? s[b - 1] : 0;
+  const offsets = [], tuples = numel(idims.slice(0, -1));
+  for (let t = 0; t < tuples; t++) {
+    let off = Math.floor(t / perBatch) * batchStride;
+    for (let j = 0; j < k; j++) {
+      const v = values[t * k + j], d = picked[j];
+      if (v < -d || v >= d) return null;
+      off += (v < 0 ? v + d : v) * s[b + j];
+    }
+    offsets.push(off);
+  }
+  return { offsets, inner: numel(dims.slice(b + k)), outDims: [...idims.slice(0, -1), ...dims.slice(b + k)] };
+}
+
+const gatherNd = {
+  cpuInputs: [1],
+  check: (node, ins) => (gatherNdOffsets(node, ins) ? null : 'batch_dims, shapes or an index out of range'),
+  run(gpu, node, ins, ctx) {
+    const { offsets, inner, outDims } = gatherNdOffsets(node, ins);
+    const body = `  out[i] = in0[bitcast<u32>(in1[i / ${inner || 1}u]) + i % ${inner || 1}u];`;
+    return [{ dims: outDims, buffer: gpu.compute(body, [ins[0].buffer, uploadU32(gpu, offsets, ctx)], numel(outDims)) }];
+  },
+};
+
 // Where(condition, X, Y), all three broadcast; the bool condition goes up as u32.
 const where = {
   cpuInputs: [0],
@@ -136,4 +168,4 @@ const split = {
   },
 };
 
-export const kernels = { Slice: slice, Gather: gather, GatherElements: gatherElements, Split: split, Where: where };
+export const kernels = { Slice: slice, Gather: gather, GatherElements: gatherElements, GatherND: gatherNd, Split: split, Where: where };
