@@ -2,11 +2,16 @@
 // (src/quantize/quantize.h) and prints what was quantized and the file sizes.
 #include <sys/stat.h>
 
+#include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "cli/command.h"
 #include "cli/exit_status.h"
+#include "cli/compare_flags.h"
 #include "cli/input_set_flags.h"
+#include "cli/progress_bar.h"
+#include "cli/quantize_search.h"
 #include "onnx/loader.h"
 #include "onnx/writer.h"
 #include "quantize/quantize.h"
@@ -23,6 +28,10 @@ struct QuantizeFlags {
   double percentile = 99.999;
   std::vector<std::string> exclude, exclude_ops;
   InputSetFlags inputs;
+  std::optional<double> target;  // --target: share of calibration cases passing --policy
+  std::string policy;
+  int max_steps = 10;
+  bool progress = false;
 };
 
 int64_t file_size(const std::string& path) {
@@ -43,14 +52,16 @@ Result<quantize::QuantizeOptions> options_of(const QuantizeFlags& f) {
   o.exclude_nodes.insert(f.exclude.begin(), f.exclude.end());
   o.exclude_ops.insert(f.exclude_ops.begin(), f.exclude_ops.end());
   if (f.method == "percentile") o.calibration = quantize::Calibration::kPercentile;
-  else if (f.method != "minmax") return invalid_argument("--method: unknown calibration method '" + f.method + "' (expected minmax or percentile)");
+  else if (f.method == "entropy") o.calibration = quantize::Calibration::kEntropy;
+  else if (f.method != "minmax")
+    return invalid_argument("--method: unknown calibration method '" + f.method + "' (expected minmax, percentile or entropy)");
   if (!(f.percentile > 50.0 && f.percentile <= 100.0)) return invalid_argument("--percentile must be in (50, 100]");
   o.percentile = f.percentile;
   return o;
 }
 
 // The calibration cases: --calibrate (a case folder or an input file) and the input-set flags.
-Result<std::vector<quantize::Feeds>> calibration_cases(const QuantizeFlags& f) {
+Result<parity::InputSet> calibration_inputs(const QuantizeFlags& f) {
   InputSetFlags flags = f.inputs;
   if (!f.calibrate.empty()) {
     if (is_directory(f.calibrate)) flags.cases_dir = f.calibrate;
@@ -61,9 +72,53 @@ Result<std::vector<quantize::Feeds>> calibration_cases(const QuantizeFlags& f) {
   ASSIGN_OR_RETURN(parity::InputSpec spec, to_input_spec(flags));
   ASSIGN_OR_RETURN(auto session, Session::load(f.model, SessionOptions{}));
   ASSIGN_OR_RETURN(parity::InputSet set, parity::build_input_set(session->inputs(), spec));
+  if (set.cases.empty()) return invalid_argument("the calibration inputs hold no case");
+  return set;
+}
+
+// Flag combinations that only make sense together, checked before any work.
+Status check_search_flags(const QuantizeFlags& f) {
+  if (!f.target) {
+    if (!f.policy.empty()) return invalid_argument("--policy goes with --target");
+    return Status::ok();
+  }
+  if (!f.is_static) return invalid_argument("--target needs --static (the search compares on the calibration inputs)");
+  if (!(*f.target > 0.0 && *f.target <= 1.0))
+    return invalid_argument("--target must be in (0, 1]: the share of calibration cases that must pass the policy, got " +
+                            std::to_string(*f.target));
+  if (f.policy.empty()) return invalid_argument("--target needs --policy NAME|FILE.json (e.g. int8, classification)");
+  if (f.max_steps < 1) return invalid_argument("--max-steps must be at least 1");
+  return Status::ok();
+}
+
+// --static: calibrate once; with --target, search for the nodes to keep in float.
+Result<quantize::QuantizeSummary> quantize_static_command(const QuantizeFlags& f, const quantize::QuantizeOptions& options,
+                                                          ir::Model& model) {
+  std::optional<parity::PolicySet> policies;
+  if (f.target) {
+    ASSIGN_OR_RETURN(policies, load_policy_set(f.policy, ""));
+  }
+  ASSIGN_OR_RETURN(parity::InputSet inputs, calibration_inputs(f));
   std::vector<quantize::Feeds> cases;
-  for (auto& c : set.cases) cases.push_back(std::move(c.tensors));
-  return cases;
+  for (const auto& c : inputs.cases) cases.push_back(c.tensors);
+  const ProgressBar bar = make_progress_bar("quantize", f.progress);
+  ASSIGN_OR_RETURN(quantize::ActivationRanges ranges,
+                   quantize::calibrate_static(model, options, cases, [&](size_t done, size_t total) {
+                     if (bar) bar(done, total, "calibration " + std::to_string(done) + "/" + std::to_string(total) + " runs");
+                   }));
+  if (!f.target) return quantize::write_static_qdq(model, options, ranges);
+  ir::Model full = model;
+  ASSIGN_OR_RETURN(quantize::QuantizeSummary all, quantize::write_static_qdq(full, options, ranges));
+  std::vector<std::string> candidates;
+  for (const std::string& n : all.quantized_nodes)
+    if (!n.empty()) candidates.push_back(n);  // --exclude needs a name
+  SearchRequest request{&model, f.model, options, std::move(ranges), &inputs, std::move(*policies), *f.target, f.max_steps, bar};
+  ASSIGN_OR_RETURN(quantize::SearchOutcome out, run_sensitivity_search(request, candidates));
+  quantize::QuantizeOptions chosen = options;
+  for (const std::string& n : out.steps[out.chosen].kept_float) chosen.exclude_nodes.insert(n);
+  ASSIGN_OR_RETURN(quantize::QuantizeSummary summary, quantize::write_static_qdq(model, chosen, request.ranges));
+  summary.target_met = out.met;
+  return summary;
 }
 
 void print_summary(const QuantizeFlags& f, const quantize::QuantizeSummary& s) {
@@ -82,6 +137,7 @@ int run_quantize(const QuantizeFlags& f) {
   if (int{f.dynamic} + int{f.is_static} + int{f.fp16} != 1)
     return report_error(invalid_argument("give exactly one of --dynamic, --static and --fp16"));
   if (f.keep_io_types && !f.fp16) return report_error(invalid_argument("--keep-io-types goes with --fp16"));
+  if (Status s = check_search_flags(f); !s.is_ok()) return report_error(s);
   auto options = options_of(f);
   if (!options) return report_error(options.status());
   auto model = onnx::load_model_file(f.model);
@@ -92,17 +148,12 @@ int run_quantize(const QuantizeFlags& f) {
   } else if (f.dynamic) {
     summary = quantize::quantize_dynamic(*model, *options);
   } else {
-    auto cases = calibration_cases(f);
-    if (!cases) return report_error(cases.status());
-    summary = quantize::quantize_static(*model, *options, *cases, [](size_t done, size_t total) {
-      std::fprintf(stderr, "\rcalibrating: %zu/%zu runs", done, total);
-      if (done == total) std::fprintf(stderr, "\n");
-    });
+    summary = quantize_static_command(f, *options, *model);
   }
   if (!summary) return report_error(summary.status());
   if (Status s = onnx::write_model_file(*model, f.output); !s.is_ok()) return report_error(s);
   print_summary(f, *summary);
-  return kExitOk;
+  return summary->target_met ? kExitOk : kExitFailure;
 }
 
 }  // namespace
@@ -120,10 +171,17 @@ Command add_quantize_command(CLI::App& root) {
   cmd->add_flag("--reduce-range", f->reduce_range,
                 "7-bit Conv/MatMul/Gemm weights in [-64, 64]: faster AVX2 tiles, slightly coarser weights");
   cmd->add_option("--calibrate", f->calibrate, "calibration inputs: a folder of case folders, or an input file (.npz)");
-  cmd->add_option("--method", f->method, "calibration method: minmax or percentile")->capture_default_str();
+  cmd->add_option("--method", f->method, "calibration method: minmax, percentile or entropy (least KL divergence)")->capture_default_str();
   cmd->add_option("--percentile", f->percentile, "percentile kept by --method percentile")->capture_default_str();
   cmd->add_option("--exclude", f->exclude, "node names to keep in float (comma-separated, repeatable)")->delimiter(',');
   cmd->add_option("--exclude-op", f->exclude_ops, "op types to keep in float (comma-separated, repeatable)")->delimiter(',');
+  cmd->add_option("--target", f->target,
+                  "sensitivity search: keep the most sensitive nodes in float until this share (0, 1] of the "
+                  "calibration cases passes --policy against the float model");
+  cmd->add_option("--policy", f->policy, "with --target: the parity policy (fp32, fp16, int8, classification, ... or FILE.json)");
+  cmd->add_option("--max-steps", f->max_steps, "with --target: at most this many nodes kept in float by the search")
+      ->capture_default_str();
+  cmd->add_flag("--progress", f->progress, "progress bar on stderr even when it is not a terminal");
   add_input_set_flags(cmd, f->inputs);
   return {cmd, [f] { return run_quantize(*f); }};
 }

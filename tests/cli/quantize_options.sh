@@ -1,0 +1,58 @@
+#!/bin/bash
+# usage: quantize_options.sh TWINRT OUT_DIR PART
+# The effect of quantize's calibration and search options on small generated models
+# (make_quantize_models.py). PART: entropy | search | progress. When onnxruntime-node is
+# installed (ORT=1 in the environment), the written models must also match ONNX Runtime.
+set -eu
+twinrt=$1 out=$2 part=$3
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+/usr/bin/python3 "$here/make_quantize_models.py" "$out"
+cd "$out"
+fail() { echo "FAIL: $*"; exit 1; }
+# The scalar scale initializer NAME of MODEL.
+scale() { /usr/bin/python3 -c "import onnx, sys; from onnx import numpy_helper as h
+print(float(h.to_array(next(i for i in onnx.load(sys.argv[1]).graph.initializer if i.name == sys.argv[2]))))" "$1" "$2"; }
+matches_ort() {
+  [ "${ORT:-0}" = 1 ] || return 0
+  "$twinrt" compare "$1" --engines twinrt,ort --cases cases --policy int8 >ort.log 2>&1 || { cat ort.log; fail "$1 vs ONNX Runtime"; }
+  grep -q "result: PASS" ort.log || { cat ort.log; fail "$1 vs ONNX Runtime"; }
+}
+
+case $part in
+entropy)
+  for m in minmax entropy; do "$twinrt" quantize outlier.onnx -o "o_$m.onnx" --static --calibrate cases --method $m >/dev/null; done
+  # x is N(0, 1) with outliers up to 50: minmax keeps them, entropy clips near the bulk.
+  mm=$(scale o_minmax.onnx x_scale) en=$(scale o_entropy.onnx x_scale)
+  /usr/bin/python3 -c "import sys; mm, en = map(float, sys.argv[1:]); sys.exit(not (en < mm / 4 and en * 255 / 2 > 2.0))" "$mm" "$en" ||
+    fail "x_scale minmax $mm, entropy $en: expected entropy < minmax/4 and a range beyond 2 sigma"
+  matches_ort o_entropy.onnx
+  echo "x_scale minmax $mm > entropy $en"
+  ;;
+search)
+  "$twinrt" quantize sensitive.onnx -o s.onnx --static --calibrate cases --target 1 --policy regression >search.log 2>&1 ||
+    { cat search.log; fail "search exit code"; }
+  cat search.log
+  grep -q "search step 0: in float: none; accuracy 0 " search.log || fail "the full quantization should fail the policy"
+  grep -q "search: target 1 met after 1 step" search.log || fail "the target should be met after one step"
+  grep -q "kept in float by the search: 'conv_b_sensitive': sensitivity rank 1 of 3" search.log || fail "conv_b_sensitive should stay float"
+  # The written file: conv_b_sensitive reads float weights, the others dequantized ones.
+  /usr/bin/python3 -c "import onnx, sys
+g = onnx.load('s.onnx').graph
+w = {n.name: n.input[1] for n in g.node if n.op_type == 'Conv'}
+sys.exit(not (w['conv_b_sensitive'] == 'conv_b_sensitive_w' and all(v.endswith('_dequantized') for k, v in w.items() if k != 'conv_b_sensitive')))" ||
+    fail "s.onnx: only conv_b_sensitive should keep float weights"
+  "$twinrt" compare sensitive.onnx s.onnx --cases cases --policy regression >check.log 2>&1 || { cat check.log; fail "s.onnx fails the policy"; }
+  matches_ort s.onnx
+  ;;
+progress)
+  # No bar unless asked (stderr is not a terminal here), a bar with --progress.
+  "$twinrt" quantize sensitive.onnx -o p.onnx --static --calibrate cases >quiet.log 2>&1
+  ! grep -q "quantize \[" quiet.log || fail "a bar without --progress: $(cat quiet.log)"
+  "$twinrt" quantize sensitive.onnx -o p.onnx --static --calibrate cases --target 1 --policy regression --progress >bar.log 2>&1
+  grep -q "quantize \[#*\] calibration 4/4 runs" bar.log || fail "no calibration bar: $(cat bar.log)"
+  grep -q "quantize \[#*\] sensitivity 3/3 nodes" bar.log || fail "no search bar: $(cat bar.log)"
+  ;;
+*) fail "unknown part $part" ;;
+esac
+echo "quantize $part: ok"
