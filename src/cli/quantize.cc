@@ -25,6 +25,8 @@ struct QuantizeFlags {
        reduce_range = false;
   std::string calibrate;  // a folder of cases, or an input file
   std::string method = "minmax";
+  std::string activation_type = "uint8";
+  bool symmetric = false;
   double percentile = 99.999;
   std::vector<std::string> exclude, exclude_ops;
   InputSetFlags inputs;
@@ -57,6 +59,12 @@ Result<quantize::QuantizeOptions> options_of(const QuantizeFlags& f) {
     return invalid_argument("--method: unknown calibration method '" + f.method + "' (expected minmax, percentile or entropy)");
   if (!(f.percentile > 50.0 && f.percentile <= 100.0)) return invalid_argument("--percentile must be in (50, 100]");
   o.percentile = f.percentile;
+  if (f.activation_type != "uint8" && f.activation_type != "int8")
+    return invalid_argument("--activation-type must be uint8 or int8, got '" + f.activation_type + "'");
+  if ((f.activation_type == "int8" || f.symmetric) && !f.is_static)
+    return invalid_argument("--activation-type and --symmetric go with --static");
+  o.int8_activations = f.activation_type == "int8";
+  o.symmetric_activations = f.symmetric;
   return o;
 }
 
@@ -122,8 +130,9 @@ Result<quantize::QuantizeSummary> quantize_static_command(const QuantizeFlags& f
 }
 
 void print_summary(const QuantizeFlags& f, const quantize::QuantizeSummary& s) {
-  std::printf("%s (%s%s%s):", f.fp16 ? "converted" : "quantized", f.fp16 ? "float16" : f.dynamic ? "dynamic" : "static QDQ",
-              f.per_channel ? ", per-channel" : "", f.reduce_range ? ", 7-bit weights" : "");
+  std::printf("%s (%s%s%s%s%s):", f.fp16 ? "converted" : "quantized", f.fp16 ? "float16" : f.dynamic ? "dynamic" : "static QDQ",
+              f.per_channel ? ", per-channel" : "", f.reduce_range ? ", 7-bit weights" : "",
+              f.activation_type == "int8" ? ", int8 activations" : "", f.symmetric ? ", symmetric activations" : "");
   for (const auto& [op, count] : s.quantized) std::printf(" %s %d", op.c_str(), count);
   std::printf("\n%s weight elements: %lld\n", f.fp16 ? "float16" : "int8", static_cast<long long>(s.weights_quantized));
   for (const std::string& why : s.skipped) std::printf("kept in float: %s\n", why.c_str());
@@ -170,6 +179,9 @@ Command add_quantize_command(CLI::App& root) {
   cmd->add_flag("--per-channel", f->per_channel, "one weight scale per output channel (default: per tensor)");
   cmd->add_flag("--reduce-range", f->reduce_range,
                 "7-bit Conv/MatMul/Gemm weights in [-64, 64]: faster AVX2 tiles, slightly coarser weights");
+  cmd->add_option("--activation-type", f->activation_type, "with --static: uint8 (u8s8) or int8 (s8s8) activations")
+      ->capture_default_str();
+  cmd->add_flag("--symmetric", f->symmetric, "with --static: symmetric activation ranges (int8 zero point 0, uint8 128)");
   cmd->add_option("--calibrate", f->calibrate, "calibration inputs: a folder of case folders, or an input file (.npz)");
   cmd->add_option("--method", f->method, "calibration method: minmax, percentile or entropy (least KL divergence)")->capture_default_str();
   cmd->add_option("--percentile", f->percentile, "percentile kept by --method percentile")->capture_default_str();

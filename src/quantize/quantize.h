@@ -32,6 +32,8 @@ struct QuantizeOptions {
   Calibration calibration = Calibration::kMinMax;
   double percentile = 99.999;           // kPercentile: the share of |values| kept inside the range
   bool keep_io_types = false;           // fp16: graph inputs and outputs stay float32 (Casts inside)
+  bool int8_activations = false;        // static: int8 activations (s8s8) instead of uint8
+  bool symmetric_activations = false;   // static: activation ranges ±max|v| (int8 zero point 0, uint8 128)
 };
 
 // What a rewrite did, for the command's summary.

@@ -124,9 +124,10 @@ class StaticRewriter {
   // v -> QuantizeLinear -> DequantizeLinear, every reader of v reading the dequantized value.
   void insert_qdq(GraphEditor& edit, const std::string& v) {
     const auto [lo, hi] = ranges_.at(v);
-    const ActivationParams p = activation_params(lo, hi);
+    const ActivationParams p = activation_params(lo, hi, options_.int8_activations, options_.symmetric_activations);
     auto scale = Tensor::from_vector<float>({}, {p.scale});
-    auto zero = Tensor::from_vector<uint8_t>({}, {p.zero});
+    auto zero = options_.int8_activations ? Tensor::from_vector<int8_t>({}, {static_cast<int8_t>(p.zero)})
+                                          : Tensor::from_vector<uint8_t>({}, {static_cast<uint8_t>(p.zero)});
     const std::string s = edit.add_initializer(v + "_scale", *scale);
     const std::string z = edit.add_initializer(v + "_zero_point", *zero);
     const size_t after = edit.producer(v);

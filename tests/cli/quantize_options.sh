@@ -1,7 +1,7 @@
 #!/bin/bash
 # usage: quantize_options.sh TWINRT OUT_DIR PART
 # The effect of quantize's calibration and search options on small generated models
-# (make_quantize_models.py). PART: entropy | search | progress. When onnxruntime-node is
+# (make_quantize_models.py). PART: entropy | search | activations | progress. When onnxruntime-node is
 # installed (ORT=1 in the environment), the written models must also match ONNX Runtime.
 set -eu
 twinrt=$1 out=$2 part=$3
@@ -44,6 +44,21 @@ sys.exit(not (w['conv_b_sensitive'] == 'conv_b_sensitive_w' and all(v.endswith('
     fail "s.onnx: only conv_b_sensitive should keep float weights"
   "$twinrt" compare sensitive.onnx s.onnx --cases cases --policy regression >check.log 2>&1 || { cat check.log; fail "s.onnx fails the policy"; }
   matches_ort s.onnx
+  ;;
+activations)
+  # int8 activations (asymmetric: a Relu output starts at -128) and symmetric ones.
+  "$twinrt" quantize outlier.onnx -o a_s8.onnx --static --calibrate cases --activation-type int8 >/dev/null
+  "$twinrt" quantize outlier.onnx -o a_s8_sym.onnx --static --calibrate cases --activation-type int8 --symmetric >/dev/null
+  "$twinrt" quantize outlier.onnx -o a_u8_sym.onnx --static --calibrate cases --symmetric >/dev/null
+  /usr/bin/python3 -c "import onnx, sys
+from onnx import numpy_helper as h
+def zeros(f):
+    return {i.name: h.to_array(i) for i in onnx.load(f).graph.initializer if i.name.endswith('_zero_point') and not i.name.endswith('_w_zero_point') and not i.name.endswith('_b_zero_point')}
+s8, s8s, u8s = zeros('a_s8.onnx'), zeros('a_s8_sym.onnx'), zeros('a_u8_sym.onnx')
+ok = all(z.dtype.name == 'int8' for z in list(s8.values()) + list(s8s.values())) and s8['conv_a_relu_zero_point'] == -128
+ok = ok and all(z == 0 for z in s8s.values()) and all(z.dtype.name == 'uint8' and z == 128 for z in u8s.values())
+sys.exit(not ok or print(s8, s8s, u8s))" || fail "activation zero points"
+  for m in a_s8 a_s8_sym a_u8_sym; do matches_ort $m.onnx; done
   ;;
 progress)
   # No bar unless asked (stderr is not a terminal here), a bar with --progress.
