@@ -68,6 +68,26 @@ Result<quantize::QuantizeOptions> options_of(const QuantizeFlags& f) {
   return o;
 }
 
+bool has_calibration_inputs(const QuantizeFlags& f) {
+  const InputSetFlags& in = f.inputs;
+  return !f.calibrate.empty() || !in.inputs.empty() || !in.cases_dir.empty() || !in.test_data_dir.empty() ||
+         !in.images.empty();
+}
+
+std::vector<quantize::Feeds> feeds_of(const parity::InputSet& inputs) {
+  std::vector<quantize::Feeds> cases;
+  for (const auto& c : inputs.cases) cases.push_back(c.tensors);
+  return cases;
+}
+
+// "calibration 3/8 runs" on the bar, or nothing without one.
+std::function<void(size_t, size_t)> runs_progress(const ProgressBar& bar, const std::string& what) {
+  if (!bar) return nullptr;
+  return [bar, what](size_t done, size_t total) {
+    bar(done, total, what + " " + std::to_string(done) + "/" + std::to_string(total) + " runs");
+  };
+}
+
 // The calibration cases: --calibrate (a case folder or an input file) and the input-set flags.
 Result<parity::InputSet> calibration_inputs(const QuantizeFlags& f) {
   InputSetFlags flags = f.inputs;
@@ -75,13 +95,22 @@ Result<parity::InputSet> calibration_inputs(const QuantizeFlags& f) {
     if (is_directory(f.calibrate)) flags.cases_dir = f.calibrate;
     else flags.inputs.push_back(f.calibrate);
   }
-  if (flags.inputs.empty() && flags.cases_dir.empty() && flags.test_data_dir.empty() && flags.images.empty())
+  if (!has_calibration_inputs(f))
     return invalid_argument("--static needs calibration inputs: --calibrate DIR|FILE, --cases, --test-data, --input or --image");
   ASSIGN_OR_RETURN(parity::InputSpec spec, to_input_spec(flags));
   ASSIGN_OR_RETURN(auto session, Session::load(f.model, SessionOptions{}));
   ASSIGN_OR_RETURN(parity::InputSet set, parity::build_input_set(session->inputs(), spec));
   if (set.cases.empty()) return invalid_argument("the calibration inputs hold no case");
   return set;
+}
+
+// --fp16: with calibration inputs, the nodes that overflow float16 on them stay float32.
+Result<quantize::QuantizeSummary> convert_fp16_command(const QuantizeFlags& f, const quantize::QuantizeOptions& options,
+                                                       ir::Model& model) {
+  if (!has_calibration_inputs(f)) return quantize::convert_fp16(model, options);
+  ASSIGN_OR_RETURN(parity::InputSet inputs, calibration_inputs(f));
+  const ProgressBar bar = make_progress_bar("quantize", f.progress);
+  return quantize::convert_fp16(model, options, feeds_of(inputs), runs_progress(bar, "float16 range check"));
 }
 
 // Flag combinations that only make sense together, checked before any work.
@@ -107,13 +136,9 @@ Result<quantize::QuantizeSummary> quantize_static_command(const QuantizeFlags& f
     ASSIGN_OR_RETURN(policies, load_policy_set(f.policy, ""));
   }
   ASSIGN_OR_RETURN(parity::InputSet inputs, calibration_inputs(f));
-  std::vector<quantize::Feeds> cases;
-  for (const auto& c : inputs.cases) cases.push_back(c.tensors);
   const ProgressBar bar = make_progress_bar("quantize", f.progress);
   ASSIGN_OR_RETURN(quantize::ActivationRanges ranges,
-                   quantize::calibrate_static(model, options, cases, [&](size_t done, size_t total) {
-                     if (bar) bar(done, total, "calibration " + std::to_string(done) + "/" + std::to_string(total) + " runs");
-                   }));
+                   quantize::calibrate_static(model, options, feeds_of(inputs), runs_progress(bar, "calibration")));
   if (!f.target) return quantize::write_static_qdq(model, options, ranges);
   ir::Model full = model;
   ASSIGN_OR_RETURN(quantize::QuantizeSummary all, quantize::write_static_qdq(full, options, ranges));
@@ -153,7 +178,7 @@ int run_quantize(const QuantizeFlags& f) {
   if (!model) return report_error(model.status());
   Result<quantize::QuantizeSummary> summary = quantize::QuantizeSummary{};
   if (f.fp16) {
-    summary = quantize::convert_fp16(*model, *options);
+    summary = convert_fp16_command(f, *options, *model);
   } else if (f.dynamic) {
     summary = quantize::quantize_dynamic(*model, *options);
   } else {

@@ -50,8 +50,12 @@ using Feeds = std::map<std::string, Tensor>;
 
 // Rewrites `model` (its main graph) in place. Errors name the node and what is wrong.
 Result<QuantizeSummary> quantize_dynamic(ir::Model& model, const QuantizeOptions& options);
-// float16 weights and computation; summary.quantized counts the nodes by op type.
-Result<QuantizeSummary> convert_fp16(ir::Model& model, const QuantizeOptions& options);
+// float16 weights and computation; summary.quantized counts the nodes by op type. With
+// calibration cases, nodes that touch a value beyond float16's range on them stay float32
+// (fp16_islands.h), each listed in summary.skipped.
+Result<QuantizeSummary> convert_fp16(ir::Model& model, const QuantizeOptions& options,
+                                     const std::vector<Feeds>& calibration = {},
+                                     const std::function<void(size_t, size_t)>& progress = nullptr);
 // Runs the float model on every case to collect activation ranges, then writes QDQ.
 // `progress(done, total)` is called after each case.
 Result<QuantizeSummary> quantize_static(ir::Model& model, const QuantizeOptions& options,

@@ -1,7 +1,7 @@
 #!/bin/bash
 # usage: quantize_options.sh TWINRT OUT_DIR PART
 # The effect of quantize's calibration and search options on small generated models
-# (make_quantize_models.py). PART: entropy | search | activations | progress. When onnxruntime-node is
+# (make_quantize_models.py). PART: entropy | search | activations | fp16 | progress. When onnxruntime-node is
 # installed (ORT=1 in the environment), the written models must also match ONNX Runtime.
 set -eu
 twinrt=$1 out=$2 part=$3
@@ -59,6 +59,25 @@ ok = all(z.dtype.name == 'int8' for z in list(s8.values()) + list(s8s.values()))
 ok = ok and all(z == 0 for z in s8s.values()) and all(z.dtype.name == 'uint8' and z == 128 for z in u8s.values())
 sys.exit(not ok or print(s8, s8s, u8s))" || fail "activation zero points"
   for m in a_s8 a_s8_sym a_u8_sym; do matches_ort $m.onnx; done
+  ;;
+fp16)
+  # Values beyond 65504 on the calibration inputs: without them the float16 model gives
+  # inf/NaN; with them the nodes touching those values stay float32 and the model passes.
+  "$twinrt" quantize overflow.onnx -o ov_plain.onnx --fp16 --keep-io-types >/dev/null
+  "$twinrt" quantize overflow.onnx -o ov_isl.onnx --fp16 --keep-io-types --calibrate cases_overflow >isl.log
+  cat isl.log
+  for n in "'square' (Mul)" "'mean' (ReduceMean)" "'root' (Sqrt)" "'scale_up' (Mul)" "'softmax' (Softmax)"; do
+    grep -qF "kept in float: node $n: kept in float32" isl.log || fail "$n should stay float32"
+  done
+  ! grep -q "'relu'\|'scale_down'" isl.log || fail "the small path should be float16"
+  ! "$twinrt" compare overflow.onnx ov_plain.onnx --cases cases_overflow --policy fp16 >plain.log 2>&1 ||
+    fail "the plain float16 model should fail: $(cat plain.log)"
+  "$twinrt" compare overflow.onnx ov_isl.onnx --cases cases_overflow --policy fp16 >isl_cmp.log 2>&1 ||
+    { cat isl_cmp.log; fail "the float16 model with islands fails the fp16 policy"; }
+  if [ "${ORT:-0}" = 1 ]; then
+    "$twinrt" compare ov_isl.onnx --engines twinrt,ort --cases cases_overflow --policy fp16 >ort.log 2>&1 ||
+      { cat ort.log; fail "ov_isl.onnx vs ONNX Runtime"; }
+  fi
   ;;
 progress)
   # No bar unless asked (stderr is not a terminal here), a bar with --progress.
