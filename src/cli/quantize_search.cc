@@ -18,7 +18,8 @@ std::string join(const std::vector<std::string>& names) {
 
 class SearchRunner {
  public:
-  SearchRunner(const SearchRequest& r, const io::TempDir& dir) : r_(r), dir_(dir) {
+  SearchRunner(const SearchRequest& r, const std::vector<std::string>& candidates, const io::TempDir& dir)
+      : r_(r), candidates_(candidates), dir_(dir) {
     for (const auto& o : r.float_model->graph->outputs) outputs_.push_back(o.name);
   }
 
@@ -69,10 +70,9 @@ class SearchRunner {
     return worst;
   }
 
-  std::vector<std::string> candidates_;
-
  private:
   const SearchRequest& r_;
+  const std::vector<std::string>& candidates_;
   const io::TempDir& dir_;
   std::vector<std::string> outputs_;
   parity::EngineRun float_run_;
@@ -102,8 +102,7 @@ void print_summary(const quantize::SearchOutcome& out, double target,
 Result<quantize::SearchOutcome> run_sensitivity_search(const SearchRequest& request,
                                                        const std::vector<std::string>& candidates) {
   ASSIGN_OR_RETURN(auto dir, io::TempDir::create("twinrt-quantize-search"));
-  SearchRunner runner(request, *dir);
-  runner.candidates_ = candidates;
+  SearchRunner runner(request, candidates, *dir);
   TRY(runner.run_float());
   quantize::SearchHooks hooks;
   hooks.score = [&](const std::set<std::string>& kept) { return runner.score(kept); };

@@ -15,6 +15,10 @@ void Histogram::add(const float* values, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     if (!std::isfinite(values[i])) continue;
     const double v = magnitudes ? std::fabs(static_cast<double>(values[i])) : values[i];
+    if (magnitudes && v == 0.0) {
+      ++zeros;
+      continue;
+    }
     ++counts[static_cast<size_t>(std::clamp(static_cast<int>((v - lo) * scale), 0, last))];
     ++total;
   }

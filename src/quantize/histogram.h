@@ -9,7 +9,10 @@
 namespace twinrt::quantize {
 
 // `counts.size()` equal bins over [lo, hi]; with `magnitudes` each value counts as |v|
-// (lo is then 0). Non-finite values are not counted; values outside land in the end bins.
+// (lo is then 0) and exact zeros are counted apart, in `zeros`: zero is on every
+// quantization grid, so they never cost error, and in the first bin their spike (half of a
+// ReLU output) would decide the KL threshold. Non-finite values are not counted; values
+// outside land in the end bins.
 struct Histogram {
   Histogram(double lo, double hi, int bins, bool magnitudes);
   void add(const float* values, int64_t n);
@@ -20,7 +23,8 @@ struct Histogram {
   double lo, hi;
   bool magnitudes;
   std::vector<uint64_t> counts;
-  uint64_t total = 0;
+  uint64_t total = 0;  // values in `counts`
+  uint64_t zeros = 0;  // magnitudes: exact zeros, not in `counts`
 };
 
 // How many of the first bins of a histogram of magnitudes to keep so that the clipped

@@ -43,6 +43,21 @@ TEST(QuantizeEntropyCalibration, GaussianOutliersAreClipped) {
   EXPECT_LT(threshold, 10.0);
 }
 
+// A ReLU output: half of it exactly 0. The zeros must not move the threshold (before they
+// were counted apart, their spike in bin 0 pinned it just below 2 * levels bins).
+TEST(QuantizeEntropyCalibration, ExactZerosDoNotMoveTheThreshold) {
+  std::mt19937 rng(3);
+  std::normal_distribution<float> g(0.0f, 1.0f);
+  std::vector<float> half_normal(100000), relu(200000, 0.0f);
+  for (size_t i = 0; i < half_normal.size(); ++i) relu[2 * i] = half_normal[i] = std::fabs(g(rng));
+  const Histogram a = magnitudes_of(half_normal, 2048), b = magnitudes_of(relu, 2048);
+  EXPECT_EQ(b.zeros, 100000u);
+  EXPECT_EQ(a.counts, b.counts);
+  const size_t kept = kl_threshold_bins(b.counts, 256);
+  EXPECT_EQ(kept, kl_threshold_bins(a.counts, 256));
+  EXPECT_GT(b.width() * static_cast<double>(kept), 2.5);  // beyond 2.5 sigma of the non-zero half
+}
+
 TEST(QuantizeEntropyCalibration, SmallHistogramsAreNotClipped) {
   EXPECT_EQ(kl_threshold_bins(std::vector<uint64_t>(100, 1), 128), 100u);
   EXPECT_EQ(kl_threshold_bins(std::vector<uint64_t>(2048, 0), 128), 2048u);
