@@ -44,6 +44,12 @@ sys.exit(not (w['conv_b_sensitive'] == 'conv_b_sensitive_w' and all(v.endswith('
     fail "s.onnx: only conv_b_sensitive should keep float weights"
   "$twinrt" compare sensitive.onnx s.onnx --cases cases --policy regression >check.log 2>&1 || { cat check.log; fail "s.onnx fails the policy"; }
   matches_ort s.onnx
+  # A target out of reach within the steps: exit 1, the best step written.
+  code=0
+  "$twinrt" quantize sensitive.onnx -o s_fp32.onnx --static --calibrate cases --target 1 --policy fp32 --max-steps 1 \
+      >unmet.log 2>&1 || code=$?
+  [ "$code" = 1 ] && grep -q "search: target 1 NOT met after 1 step" unmet.log && [ -s s_fp32.onnx ] ||
+    { cat unmet.log; fail "an unmet target should exit 1 (got $code) and still write the model"; }
   ;;
 activations)
   # int8 activations (asymmetric: a Relu output starts at -128) and symmetric ones.
