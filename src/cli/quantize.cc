@@ -2,7 +2,6 @@
 // (src/quantize/quantize.h) and prints what was quantized and the file sizes.
 #include <sys/stat.h>
 
-#include <cmath>
 #include <cstdio>
 #include <optional>
 
