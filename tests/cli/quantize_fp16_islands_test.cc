@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <memory>
 
+#include "../unit/passes_test_util.h"
 #include "quantize/graph_edit.h"
 #include "quantize/quantize.h"
 #include "runtime/session_impl.h"
@@ -21,11 +21,7 @@ ir::Model rms_model() {
   g.nodes.push_back(make_node("Relu", "relu", {"x"}, {"z"}));
   g.inputs.push_back({"x", ir::TypeInfo::tensor(DataType::kFloat), {}});
   for (const char* out : {"rms", "z"}) g.outputs.push_back({out, ir::TypeInfo::tensor(DataType::kFloat), {}});
-  ir::Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = 13;
-  m.graph = std::make_shared<ir::Graph>(std::move(g));
-  return m;
+  return model_of(std::move(g), 13);
 }
 
 TEST(QuantizeFp16Islands, OverflowingPathStaysFloat32) {
