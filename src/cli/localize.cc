@@ -1,8 +1,6 @@
 // `twinrt localize MODEL --engines A,B` and `twinrt localize MODEL_A MODEL_B [--engine E]`:
 // the node where two runs first diverge, with each node's own and inherited error.
 // Exit 0 when no node's own error exceeds its float budget, 1 when one does, 2 on error.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -10,30 +8,13 @@
 #include "cli/command.h"
 #include "cli/exit_status.h"
 #include "cli/parity_commands.h"
+#include "cli/progress_bar.h"
 #include "cli/version.h"
 #include "io/temp_dir.h"
 #include "ir/resource_limits.h"
 #include "parity/localization.h"
 
 namespace twinrt::cli {
-
-namespace {
-
-// A bar on stderr: redrawn in place on a terminal, one line per chunk with --progress.
-std::function<void(size_t, size_t, size_t, size_t)> progress_bar(bool forced) {
-  const bool tty = isatty(STDERR_FILENO);
-  if (!tty && !forced) return nullptr;
-  return [tty](size_t done, size_t chunks, size_t tensors_done, size_t tensors) {
-    constexpr int kWidth = 30;
-    const int filled = tensors ? static_cast<int>(kWidth * tensors_done / tensors) : kWidth;
-    std::fprintf(stderr, "%slocalize [%s%s] chunk %zu/%zu, %zu/%zu tensors%s", tty ? "\r" : "",
-                 std::string(filled, '#').c_str(), std::string(kWidth - filled, '.').c_str(), done, chunks, tensors_done,
-                 tensors, tty && done < chunks ? "" : "\n");
-    std::fflush(stderr);
-  };
-}
-
-}  // namespace
 
 Result<parity::Report> run_localize(const LocalizeFlags& lf) {
   const ParityFlags& f = lf.parity;
@@ -63,7 +44,11 @@ Result<parity::Report> run_localize(const LocalizeFlags& lf) {
   setup.work_dir = dir->path();
   setup.max_memory_bytes = max_memory;
   setup.noise = noise;
-  setup.progress = progress_bar(lf.progress);
+  if (ProgressBar bar = make_progress_bar("localize", lf.progress))
+    setup.progress = [bar](size_t done, size_t chunks, size_t tensors_done, size_t tensors) {
+      bar(tensors_done, tensors, "chunk " + std::to_string(done) + "/" + std::to_string(chunks) + ", " +
+                                     std::to_string(tensors_done) + "/" + std::to_string(tensors) + " tensors");
+    };
   std::fprintf(stderr, "running %s and %s with every intermediate exposed, a chunk at a time...\n",
                setup.label_a.c_str(), setup.label_b.c_str());
   ASSIGN_OR_RETURN(parity::Report report, parity::localize(setup));

@@ -3,20 +3,45 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <set>
 
+#include "quantize/histogram.h"
 #include "runtime/session_impl.h"
 
 namespace twinrt::quantize {
 namespace {
 
-constexpr int kBins = 4096;
+constexpr int kPercentileBins = 4096;
+// TensorRT's description uses 2048 bins; the KL search is quadratic in the bin count.
+constexpr int kEntropyBins = 2048;
 
 struct Stats {
   float lo = INFINITY, hi = -INFINITY;
-  std::vector<uint64_t> histogram;  // second pass (percentile): kBins over [lo, hi]
-  uint64_t count = 0;
+  std::optional<Histogram> histogram;  // second pass (percentile, entropy)
 };
+
+// The second pass's histogram: the values over [lo, hi] (percentile), or their magnitudes
+// over [0, max |v|] (entropy: one threshold clips both sides).
+Histogram histogram_for(const Stats& s, Calibration method) {
+  if (method == Calibration::kPercentile) return Histogram(s.lo, s.hi, kPercentileBins, false);
+  return Histogram(0.0, std::max(std::fabs(s.lo), std::fabs(s.hi)), kEntropyBins, true);
+}
+
+// The range a method reads off a value's statistics.
+std::pair<float, float> range_of(const Stats& s, const QuantizeOptions& options) {
+  if (!(s.lo <= s.hi)) return {0.0f, 0.0f};
+  if (!s.histogram || s.histogram->total == 0) return {s.lo, s.hi};
+  const Histogram& h = *s.histogram;
+  if (options.calibration == Calibration::kPercentile) {
+    const double tail = (100.0 - options.percentile) / 100.0;
+    return {s.lo < 0 ? static_cast<float>(h.quantile(tail)) : s.lo, static_cast<float>(h.quantile(1.0 - tail))};
+  }
+  // uint8 activations: 256 steps over [0, T] when nothing is negative, else 128 per side.
+  const size_t kept = kl_threshold_bins(h.counts, s.lo >= 0 ? 256 : 128);
+  const float t = static_cast<float>(h.width() * static_cast<double>(kept));
+  return {std::max(s.lo, -t), std::min(s.hi, t)};
+}
 
 // The model with every value in `values` also a graph output, ready to run.
 Result<std::unique_ptr<SessionImpl>> exposing_session(const ir::Model& model, const std::vector<std::string>& values) {
@@ -36,32 +61,18 @@ Result<const Tensor*> float_output(const std::map<std::string, Value>& out, cons
   return &it->second.tensor;
 }
 
-// The value at which `share` (0..1) of the histogram's mass lies below.
-float quantile(const Stats& s, double share) {
-  const double target = share * static_cast<double>(s.count);
-  double seen = 0;
-  const double width = (static_cast<double>(s.hi) - s.lo) / kBins;
-  for (int b = 0; b < kBins; ++b) {
-    seen += static_cast<double>(s.histogram[static_cast<size_t>(b)]);
-    if (seen >= target) return static_cast<float>(s.lo + width * (b + 1));
-  }
-  return s.hi;
-}
-
 }  // namespace
 
-Result<std::map<std::string, std::pair<float, float>>> calibrate(const ir::Model& model,
-                                                                  const std::vector<std::string>& values,
-                                                                  const std::vector<Feeds>& cases,
-                                                                  const QuantizeOptions& options,
-                                                                  const std::function<void(size_t, size_t)>& progress) {
+Result<ActivationRanges> calibrate(const ir::Model& model, const std::vector<std::string>& values,
+                                   const std::vector<Feeds>& cases, const QuantizeOptions& options,
+                                   const std::function<void(size_t, size_t)>& progress) {
   if (cases.empty()) return invalid_argument("calibration needs at least one input case");
   ASSIGN_OR_RETURN(auto session, exposing_session(model, values));
-  const bool percentile = options.calibration == Calibration::kPercentile;
-  const size_t total = cases.size() * (percentile ? 2 : 1);
+  const int passes = options.calibration == Calibration::kMinMax ? 1 : 2;
+  const size_t total = cases.size() * static_cast<size_t>(passes);
   std::map<std::string, Stats> stats;
   size_t done = 0;
-  for (int pass = 0; pass < (percentile ? 2 : 1); ++pass) {
+  for (int pass = 0; pass < passes; ++pass) {
     for (const Feeds& feeds : cases) {
       std::map<std::string, Value> in;
       for (const auto& [name, t] : feeds) in[name] = Value::of(t);
@@ -70,37 +81,19 @@ Result<std::map<std::string, std::pair<float, float>>> calibrate(const ir::Model
         ASSIGN_OR_RETURN(const Tensor* t, float_output(out, v));
         Stats& s = stats[v];
         const float* p = t->data<float>();
-        if (pass == 0) {
-          for (int64_t i = 0; i < t->numel(); ++i)
-            if (std::isfinite(p[i])) s.lo = std::min(s.lo, p[i]), s.hi = std::max(s.hi, p[i]);
+        if (pass == 1) {
+          if (!s.histogram) s.histogram = histogram_for(s, options.calibration);
+          s.histogram->add(p, t->numel());
           continue;
         }
-        if (s.histogram.empty()) s.histogram.assign(kBins, 0);
-        const double scale = s.hi > s.lo ? kBins / (static_cast<double>(s.hi) - s.lo) : 0.0;
-        for (int64_t i = 0; i < t->numel(); ++i) {
-          if (!std::isfinite(p[i])) continue;
-          const int b = std::clamp(static_cast<int>((p[i] - s.lo) * scale), 0, kBins - 1);
-          ++s.histogram[static_cast<size_t>(b)];
-          ++s.count;
-        }
+        for (int64_t i = 0; i < t->numel(); ++i)
+          if (std::isfinite(p[i])) s.lo = std::min(s.lo, p[i]), s.hi = std::max(s.hi, p[i]);
       }
       if (progress) progress(++done, total);
     }
   }
-  std::map<std::string, std::pair<float, float>> ranges;
-  for (const std::string& v : values) {
-    const Stats& s = stats[v];
-    if (!(s.lo <= s.hi)) {
-      ranges[v] = {0.0f, 0.0f};
-      continue;
-    }
-    if (!percentile || s.count == 0) {
-      ranges[v] = {s.lo, s.hi};
-      continue;
-    }
-    const double tail = (100.0 - options.percentile) / 100.0;
-    ranges[v] = {s.lo < 0 ? quantile(s, tail) : s.lo, quantile(s, 1.0 - tail)};
-  }
+  ActivationRanges ranges;
+  for (const std::string& v : values) ranges[v] = range_of(stats[v], options);
   return ranges;
 }
 

@@ -1,9 +1,11 @@
 // float16 conversion: every float32 initializer, Constant, Cast target and declared value
 // type becomes float16, so the whole graph computes in float16. With keep_io_types the
-// graph inputs and outputs stay float32 behind Cast nodes.
+// graph inputs and outputs stay float32 behind Cast nodes. With calibration inputs, float32
+// islands (fp16_islands.h) are marked first and left as they are.
 #include <set>
 
 #include "kernels/math/half.h"
+#include "quantize/fp16_islands.h"
 #include "quantize/graph_edit.h"
 #include "quantize/quantize.h"
 #include "quantize/rewrite_common.h"
@@ -27,10 +29,18 @@ void retype(ir::TypeInfo& t) {
 
 }  // namespace
 
-Result<QuantizeSummary> convert_fp16(ir::Model& model, const QuantizeOptions& options) {
+Result<QuantizeSummary> convert_fp16(ir::Model& model, const QuantizeOptions& options,
+                                     const std::vector<Feeds>& calibration,
+                                     const std::function<void(size_t, size_t)>& progress) {
   TRY(prepare_graph(model));
-  ir::Graph& g = *model.graph;
   QuantizeSummary summary;
+  std::set<std::string> island;  // outputs of the nodes that stay float32
+  if (!calibration.empty()) {
+    ASSIGN_OR_RETURN(Fp16Islands found, find_fp16_islands(model, calibration, progress));
+    ASSIGN_OR_RETURN(island, mark_fp16_islands(model, found, summary));
+  }
+  ir::Graph& g = *model.graph;
+  const auto in_island = [&](const ir::Node& n) { return !n.outputs.empty() && island.count(n.outputs[0]) > 0; };
   std::set<std::string> keep_float;
   for (const ir::Node& n : g.nodes)
     for (size_t i = 0; i < n.inputs.size(); ++i)
@@ -41,6 +51,7 @@ Result<QuantizeSummary> convert_fp16(ir::Model& model, const QuantizeOptions& op
     summary.weights_quantized += t.numel();
   }
   for (ir::Node& n : g.nodes) {
+    if (in_island(n)) continue;
     for (ir::Attribute& a : n.attributes) {
       if (n.op_type == "Cast" && a.name == "to" && a.i == static_cast<int64_t>(DataType::kFloat))
         a.i = static_cast<int64_t>(DataType::kFloat16);
@@ -51,7 +62,8 @@ Result<QuantizeSummary> convert_fp16(ir::Model& model, const QuantizeOptions& op
     }
     ++summary.quantized[n.op_type];
   }
-  for (auto& v : g.value_info) retype(v.type);
+  for (auto& v : g.value_info)
+    if (!island.count(v.name)) retype(v.type);
   GraphEditor edit(g);
   for (auto& v : g.inputs) {
     if (g.initializers.count(v.name) || v.type.elem != DataType::kFloat) continue;

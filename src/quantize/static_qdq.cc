@@ -39,15 +39,18 @@ class StaticRewriter {
  public:
   StaticRewriter(ir::Model& model, const QuantizeOptions& options) : model_(model), options_(options) {}
 
-  Result<QuantizeSummary> run(const std::vector<Feeds>& calibration, const std::function<void(size_t, size_t)>& progress) {
-    const int64_t needed = options_.per_channel ? 13 : 10;
-    if (model_.opset("") < needed)
-      return invalid_argument(std::string("static ") + (options_.per_channel ? "per-channel " : "") +
-                              "quantization needs ai.onnx opset " + std::to_string(needed) +
-                              " or later; the model imports " + std::to_string(model_.opset("")));
-    find_targets();
-    if (targets_.empty()) return invalid_argument("no Conv, MatMul or Gemm with constant float32 weights to quantize");
-    ASSIGN_OR_RETURN(ranges_, calibrate(model_, activations_, calibration, options_, progress));
+  // The range of every activation the rewrite would quantize, from calibration runs.
+  Result<ActivationRanges> calibrate_ranges(const std::vector<Feeds>& calibration,
+                                            const std::function<void(size_t, size_t)>& progress) {
+    TRY(find_targets_checked());
+    return calibrate(model_, activations_, calibration, options_, progress);
+  }
+
+  Result<QuantizeSummary> write(const ActivationRanges& ranges) {
+    TRY(find_targets_checked());
+    for (const std::string& v : activations_)
+      if (!ranges.count(v)) return invalid_argument("no calibrated range for activation '" + v + "'");
+    ranges_ = ranges;
     GraphEditor edit(*model_.graph);
     for (const std::string& v : activations_) insert_qdq(edit, v);
     for (const Target& t : targets_) TRY(quantize_weights_of(edit, t));
@@ -56,6 +59,17 @@ class StaticRewriter {
   }
 
  private:
+  Status find_targets_checked() {
+    const int64_t needed = options_.per_channel ? 13 : 10;
+    if (model_.opset("") < needed)
+      return invalid_argument(std::string("static ") + (options_.per_channel ? "per-channel " : "") +
+                              "quantization needs ai.onnx opset " + std::to_string(needed) +
+                              " or later; the model imports " + std::to_string(model_.opset("")));
+    find_targets();
+    if (targets_.empty()) return invalid_argument("no Conv, MatMul or Gemm with constant float32 weights to quantize");
+    return Status::ok();
+  }
+
   // Nodes to quantize and the activation values around them, in graph order.
   void find_targets() {
     const ir::Graph& g = *model_.graph;
@@ -110,9 +124,10 @@ class StaticRewriter {
   // v -> QuantizeLinear -> DequantizeLinear, every reader of v reading the dequantized value.
   void insert_qdq(GraphEditor& edit, const std::string& v) {
     const auto [lo, hi] = ranges_.at(v);
-    const ActivationParams p = activation_params(lo, hi);
+    const ActivationParams p = activation_params(lo, hi, options_.int8_activations, options_.symmetric_activations);
     auto scale = Tensor::from_vector<float>({}, {p.scale});
-    auto zero = Tensor::from_vector<uint8_t>({}, {p.zero});
+    auto zero = options_.int8_activations ? Tensor::from_vector<int8_t>({}, {static_cast<int8_t>(p.zero)})
+                                          : Tensor::from_vector<uint8_t>({}, {static_cast<uint8_t>(p.zero)});
     const std::string s = edit.add_initializer(v + "_scale", *scale);
     const std::string z = edit.add_initializer(v + "_zero_point", *zero);
     const size_t after = edit.producer(v);
@@ -126,9 +141,12 @@ class StaticRewriter {
       dq = v;
     }
     const std::string q = edit.fresh(v + "_quantized");
+    // Nodes kept in float (--exclude, --exclude-op, the search) read the float value. Fed
+    // from a DequantizeLinear, an excluded Conv with float weights gave ONNX Runtime 1.30
+    // (graph optimization basic and up) the quantized Conv's result (quantize_options.sh).
     for (ir::Node& n : edit.graph().nodes)
       for (std::string& in : n.inputs)
-        if (in == v && dq != v) in = dq;
+        if (in == v) in = is_excluded(options_, n) ? source : dq;
     edit.insert_after(after, make_node("QuantizeLinear", edit.fresh(v + "_QuantizeLinear"), {source, s, z}, {q}));
     edit.insert_after(after, make_node("DequantizeLinear", edit.fresh(v + "_DequantizeLinear"), {q, s, z}, {dq}));
     scales_[dq] = p.scale;
@@ -149,6 +167,7 @@ class StaticRewriter {
     n.inputs[1] = wdq;
     summary_.weights_quantized += q.data.numel();
     ++summary_.quantized[n.op_type];
+    summary_.quantized_nodes.push_back(n.name);
     if (!t.quantize_bias) return Status::ok();
     auto x_scale = scales_.find(n.inputs[0]);
     if (x_scale == scales_.end()) return Status::ok();
@@ -172,17 +191,31 @@ class StaticRewriter {
   std::vector<Target> targets_;
   std::vector<std::string> activations_;
   std::set<std::string> seen_;
-  std::map<std::string, std::pair<float, float>> ranges_;
+  ActivationRanges ranges_;
   std::map<std::string, float> scales_;  // dequantized activation -> its scale
 };
 
 }  // namespace
 
+Result<ActivationRanges> calibrate_static(const ir::Model& model, const QuantizeOptions& options,
+                                          const std::vector<Feeds>& calibration,
+                                          const std::function<void(size_t, size_t)>& progress) {
+  ir::Model copy = model;
+  TRY(prepare_graph(copy));
+  return StaticRewriter(copy, options).calibrate_ranges(calibration, progress);
+}
+
+Result<QuantizeSummary> write_static_qdq(ir::Model& model, const QuantizeOptions& options,
+                                         const ActivationRanges& ranges) {
+  TRY(prepare_graph(model));
+  return StaticRewriter(model, options).write(ranges);
+}
+
 Result<QuantizeSummary> quantize_static(ir::Model& model, const QuantizeOptions& options,
                                         const std::vector<Feeds>& calibration,
                                         const std::function<void(size_t, size_t)>& progress) {
-  TRY(prepare_graph(model));
-  return StaticRewriter(model, options).run(calibration, progress);
+  ASSIGN_OR_RETURN(ActivationRanges ranges, calibrate_static(model, options, calibration, progress));
+  return write_static_qdq(model, options, ranges);
 }
 
 }  // namespace twinrt::quantize

@@ -51,14 +51,21 @@ Result<QuantizedWeights> quantize_weights(const Tensor& w, bool per_channel, int
   return out;
 }
 
-ActivationParams activation_params(float lo, float hi) {
+ActivationParams activation_params(float lo, float hi, bool is_signed, bool symmetric) {
   lo = std::min(lo, 0.0f);
   hi = std::max(hi, 0.0f);
   ActivationParams p;
+  if (symmetric) hi = std::max(hi, -lo), lo = -hi;
   if (!(hi > lo) || !std::isfinite(hi - lo)) return p;  // all zeros (or garbage): scale 1, zero 0
+  if (symmetric) {  // zero points set, not computed: -lo / scale is 127.5 give or take a rounding
+    p.scale = static_cast<float>(static_cast<double>(hi) / (is_signed ? 127.0 : 127.5));
+    p.zero = is_signed ? 0 : 128;
+    return p;
+  }
   p.scale = static_cast<float>((static_cast<double>(hi) - lo) / 255.0);
-  const double zero = math::round_half_even(-static_cast<double>(lo) / p.scale);
-  p.zero = static_cast<uint8_t>(std::clamp(zero, 0.0, 255.0));
+  const double shift = is_signed ? -128.0 : 0.0;
+  const double zero = math::round_half_even(shift - static_cast<double>(lo) / p.scale);
+  p.zero = static_cast<int32_t>(std::clamp(zero, shift, shift + 255.0));
   return p;
 }
 

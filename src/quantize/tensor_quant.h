@@ -20,13 +20,16 @@ struct QuantizedWeights {
 // `axis` when per_channel. limit is 127, or 64 for 7-bit weights (--reduce-range).
 Result<QuantizedWeights> quantize_weights(const Tensor& w, bool per_channel, int64_t axis, int limit = 127);
 
-// Asymmetric uint8 for an activation observed in [lo, hi] (the range is widened to hold 0
-// so that zero is exact): scale = (hi - lo) / 255, zero_point = round(-lo / scale).
+// Parameters for an activation observed in [lo, hi] (widened to hold 0, so zero is exact).
+// uint8 (default): scale = (hi - lo) / 255, zero_point = round(-lo / scale) in [0, 255];
+// int8: the same grid shifted down by 128. Symmetric: the range is ±max(|lo|, |hi|), int8 in
+// [-127, 127] with zero point 0 (scale = m / 127), uint8 with zero point 128 (scale = 2m / 255),
+// as in ONNX Runtime's quantizer.
 struct ActivationParams {
   float scale = 1.0f;
-  uint8_t zero = 0;
+  int32_t zero = 0;  // a uint8 or int8 value
 };
-ActivationParams activation_params(float lo, float hi);
+ActivationParams activation_params(float lo, float hi, bool is_signed = false, bool symmetric = false);
 
 // int32 bias with scale input_scale * weight_scale[m] (float products) and zero point 0.
 Result<Tensor> quantize_bias(const Tensor& bias, float input_scale, const Tensor& weight_scale, Tensor& bias_scale);

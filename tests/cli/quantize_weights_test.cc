@@ -1,5 +1,5 @@
 // quantize::quantize_weights: full-range ([-127, 127]) and 7-bit ([-64, 64], --reduce-range)
-// symmetric weights, per tensor and per channel.
+// symmetric weights, per tensor and per channel; activation_params.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,6 +26,27 @@ TEST(QuantizeWeights, LimitBoundsTheIntegersAndSetsTheScale) {
   }
   EXPECT_FALSE(quantize_weights(*t, false, 0, 128).is_ok());
   EXPECT_FALSE(quantize_weights(*t, false, 0, 0).is_ok());
+}
+
+// uint8 / int8, asymmetric / symmetric activation parameters (ONNX Runtime's conventions).
+TEST(QuantizeActivationParams, TypesAndSymmetry) {
+  const ActivationParams u8 = activation_params(-1.0f, 3.0f);
+  EXPECT_FLOAT_EQ(u8.scale, 4.0f / 255.0f);
+  EXPECT_EQ(u8.zero, 64);  // round(1 / (4 / 255)) = round(63.75)
+  const ActivationParams s8 = activation_params(-1.0f, 3.0f, true);
+  EXPECT_FLOAT_EQ(s8.scale, u8.scale);
+  EXPECT_EQ(s8.zero, 64 - 128);
+  const ActivationParams s8_relu = activation_params(0.0f, 3.0f, true);
+  EXPECT_EQ(s8_relu.zero, -128);
+  const ActivationParams s8_sym = activation_params(-1.0f, 3.0f, true, true);
+  EXPECT_FLOAT_EQ(s8_sym.scale, 3.0f / 127.0f);
+  EXPECT_EQ(s8_sym.zero, 0);
+  const ActivationParams u8_sym = activation_params(-1.0f, 3.0f, false, true);
+  EXPECT_FLOAT_EQ(u8_sym.scale, 6.0f / 255.0f);
+  EXPECT_EQ(u8_sym.zero, 128);  // round(127.5), half to even
+  const ActivationParams none = activation_params(0.0f, 0.0f, true, true);
+  EXPECT_EQ(none.scale, 1.0f);
+  EXPECT_EQ(none.zero, 0);
 }
 
 }  // namespace
