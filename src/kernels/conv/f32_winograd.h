@@ -11,6 +11,8 @@
 
 #include <cstdint>
 
+#include "twinrt/session.h"
+
 namespace twinrt::kernels {
 
 constexpr int kWinogradPoints = 16;  // transformed positions per 4x4 block
@@ -32,14 +34,7 @@ struct WinogradGeometry {
 // floats.
 void f32_winograd_weights(const float* weights, int64_t out_channels, int64_t in_channels, float* u);
 
-// V[xi] (in channels x blocks) = (B^T d B)[xi] for input channels [c0, c1) of one band
-// (planes in_h x in_w, zeros outside), written as the GEMM's packed B panels of `nr` blocks
-// (element (c, b) at (b / nr) * in_channels * nr + c * nr + b % nr; kernels/gemm/f32_gemm.h),
-// so the products read them as they are. V's matrices are `v_stride` floats apart; the
-// panel columns past the last block are left as they are.
-void f32_winograd_input(const WinogradGeometry& g, const float* image, int64_t in_channels, int64_t c0, int64_t c1,
-                        int nr, float* v, int64_t v_stride);
-// Floats of one V matrix in that layout.
+// Floats of one V matrix in the layout `input` writes.
 inline int64_t winograd_v_floats(const WinogradGeometry& g, int64_t in_channels, int nr) {
   return (g.blocks() + nr - 1) / nr * nr * in_channels;
 }
@@ -52,10 +47,33 @@ struct WinogradOutputStep {
   float min = 0.0f, max = 0.0f;
 };
 
-// Output channel `o`'s rows of the band (of its plane `plane`) from M[xi][o][b] (matrices `m_stride` floats apart, rows of
-// `blocks` floats; whole vectors are read up to 8 floats past the last row's end, so the
-// buffer holding M needs that much room after it).
-void f32_winograd_output(const WinogradGeometry& g, const float* m, int64_t m_stride, int64_t o,
-                         const WinogradOutputStep& step, float* plane);
+// Row lengths of the transforms' scratch for `bw` blocks per row and vectors of `lanes`.
+inline int64_t winograd_lane_row(int64_t bw, int64_t lanes) { return (bw + lanes - 1) / lanes * lanes; }
+inline int64_t winograd_half_row(int64_t bw, int64_t lanes) { return winograd_lane_row(bw + 1, lanes) + lanes; }
+
+// The transforms of one ISA tier, on vectors of `lanes` floats. Each call takes a scratch
+// buffer of winograd_scratch_floats(g, lanes) floats of its own.
+struct WinogradTransforms {
+  int64_t lanes;
+  // V[xi] (in channels x blocks) = (B^T d B)[xi] for input channels [c0, c1) of one band
+  // (planes in_h x in_w, zeros outside), written as the GEMM's packed B panels of `nr` blocks
+  // (element (c, b) at (b / nr) * in_channels * nr + c * nr + b % nr; kernels/gemm/f32_gemm.h),
+  // so the products read them as they are. V's matrices are `v_stride` floats apart; the
+  // panel columns past the last block are left as they are.
+  void (*input)(const WinogradGeometry& g, const float* image, int64_t in_channels, int64_t c0, int64_t c1, int nr,
+                float* v, int64_t v_stride, float* scratch);
+  // Output channel `o`'s rows of the band (of its plane `plane`) from M[xi][o][b] (matrices
+  // `m_stride` floats apart, rows of `blocks` floats; whole vectors are read up to `lanes`
+  // floats past the last row's end, so the buffer holding M needs that much room after it).
+  void (*output)(const WinogradGeometry& g, const float* m, int64_t m_stride, int64_t o,
+                 const WinogradOutputStep& step, float* plane, float* scratch);
+};
+
+inline int64_t winograd_scratch_floats(const WinogradGeometry& g, int64_t lanes) {
+  return 8 * winograd_half_row(g.blocks_w(), lanes) + 16 * winograd_lane_row(g.blocks_w(), lanes);
+}
+
+// The transforms of `isa` (never kAuto).
+const WinogradTransforms& f32_winograd_transforms(Isa isa);
 
 }  // namespace twinrt::kernels

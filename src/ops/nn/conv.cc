@@ -28,6 +28,7 @@ class ConvKernel final : public OpKernel {
         program_(std::move(program)), program_first_(program_first), gemm_(mode),
         tile_(tile),
         depthwise_(kernels::f32_dwconv_kernel(isa, mode == Mode::kDefault)),
+        winograd_transforms_(kernels::f32_winograd_transforms(isa)),
         weights_(std::move(weights)), packed_(std::move(packed)), winograd_(std::move(winograd)) {}
 
   Status infer(InferContext& ctx) const override {
@@ -131,7 +132,8 @@ class ConvKernel final : public OpKernel {
       } else if (plan.in_per_group() == 1 && plan.window.rank() == 2) {
         run_depthwise(pool, plan, xv.data(), wv.data(), bias, std::nullopt, yv.data(), ChannelProgram{});
       } else if (const float* u = winograd_.match(w); u && nn::winograd_applies(plan)) {
-        TRY(nn::run_winograd(pool, tile_, plan, xv.data(), u, bias, residual, clamp, post, yv.data()));
+        TRY(nn::run_winograd(pool, tile_, winograd_transforms_, plan, xv.data(), u, bias, residual, clamp, post,
+                             yv.data()));
         epilogue_done = post_done = true;
       } else if (mode_ != Mode::kReference) {
         TRY(run_tiles(pool, plan, xv.data(), packed_.match(w), wv.data(), bias, residual, clamp, yv.data(), post));
@@ -298,6 +300,7 @@ class ConvKernel final : public OpKernel {
   nn::GemmKernels gemm_;
   const kernels::F32GemmKernel& tile_;
   kernels::F32DwConvFn depthwise_;
+  const kernels::WinogradTransforms& winograd_transforms_;
   nn::WidenedConstant weights_;
   nn::PackedF32 packed_;  // constant weights as A panels, one block per group
   nn::PackedF32 winograd_;  // their Winograd transforms as A panels (default mode, 3x3)

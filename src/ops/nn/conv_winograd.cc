@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <new>
+#include <vector>
 
 #include "kernels/conv/f32_winograd.h"
 #include "ops/nn/fused_epilogue.h"
@@ -27,6 +28,13 @@ float* winograd_scratch(int64_t floats) {
     capacity = buffer ? floats : 0;
   }
   return buffer.get();
+}
+
+// The row buffers of one transform call, per worker thread.
+float* transform_scratch(int64_t floats) {
+  thread_local std::vector<float> buffer;
+  if (static_cast<int64_t>(buffer.size()) < floats) buffer.resize(static_cast<size_t>(floats));
+  return buffer.data();
 }
 
 }  // namespace
@@ -56,7 +64,8 @@ bool winograd_applies(const ConvPlan& plan) {
   return true;
 }
 
-Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const ConvPlan& plan, const float* x,
+Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const kernels::WinogradTransforms& transforms,
+                    const ConvPlan& plan, const float* x,
                     const float* u_panels, const float* bias, const float* residual,
                     const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post, float* y) {
   const WindowGeometry& w = plan.window;
@@ -77,7 +86,8 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
   g.band_end = band_rows;
   // V in panels, M row-major with room for the output transform's last vectors.
   const int64_t v_stride = kernels::winograd_v_floats(g, in, tile.nr), m_stride = out * g.blocks();
-  const int64_t floats = kPoints * (v_stride + m_stride) + 8;
+  const int64_t floats = kPoints * (v_stride + m_stride) + transforms.lanes;
+  const int64_t row_floats = kernels::winograd_scratch_floats(g, transforms.lanes);
   float* v = winograd_scratch(floats);
   if (!v) return out_of_memory("no memory for " + std::to_string(floats * 4) + " bytes of Winograd transforms");
   float* m = v + kPoints * v_stride;
@@ -96,7 +106,7 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
         for (int64_t c = 0; c < in; ++c)
           std::fill_n(v + xi * v_stride + last_panel * in + c * tile.nr + used, tile.nr - used, 0.0f);
       pool.parallel_for(in, 1, [&](int64_t c0, int64_t c1) {
-        kernels::f32_winograd_input(g, image, in, c0, c1, tile.nr, v, v_stride);
+        transforms.input(g, image, in, c0, c1, tile.nr, v, v_stride, transform_scratch(row_floats));
       });
       TRY(run_f32_gemms(pool, tile, kPoints, [&](int64_t xi) {
         F32Product p;
@@ -111,6 +121,7 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
       }));
       const int64_t first_row = 2 * g.band_first, rows = std::min(g.out_h, 2 * g.band_end) - first_row;
       pool.parallel_for(out, 1, [&](int64_t o0, int64_t o1) {
+        float* scratch = transform_scratch(row_floats);
         for (int64_t o = o0; o < o1; ++o) {
           kernels::WinogradOutputStep step;
           step.bias = bias ? bias + o : nullptr;
@@ -119,7 +130,7 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
           step.min = clamp_bounds.min;
           step.max = clamp_bounds.max;
           float* plane = y + (n * out + o) * out_size;
-          kernels::f32_winograd_output(g, m, m_stride, o, step, plane);
+          transforms.output(g, m, m_stride, o, step, plane, scratch);
           if (post.active()) post.apply(plane + first_row * g.out_w, rows * g.out_w, o);
         }
       });

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "ir/ir.h"
+#include "kernels/conv/f32_winograd.h"
 #include "ops/fused/elementwise_program.h"
 #include "ops/nn/conv_tiles.h"
 #include "ops/nn/f32_gemm_driver.h"
@@ -24,7 +25,8 @@ Result<PackedF32> pack_winograd_weights(const Tensor* w, const WindowAttrs& attr
 bool winograd_applies(const ConvPlan& plan);
 
 // y = post(clamp(conv(x) + bias + residual)) for every image; residual and post optional.
-Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const ConvPlan& plan, const float* x,
+Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const kernels::WinogradTransforms& transforms,
+                    const ConvPlan& plan, const float* x,
                     const float* u_panels, const float* bias, const float* residual,
                     const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post, float* y);
 
