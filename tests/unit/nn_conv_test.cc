@@ -1,5 +1,6 @@
 #include "nn_op_harness.h"
 
+#include "kernels/cpu/isa.h"
 #include "kernels/math/half.h"
 
 namespace twinrt::testing {
@@ -157,18 +158,21 @@ TEST(NnConv, WinogradMatchesDirectConvolution) {
       want[i] += b[static_cast<size_t>(int64_t(i) / plane % ys[1])];
       scale = std::max(scale, std::fabs(want[i]));
     }
-    std::vector<std::vector<float>> results;
-    for (int threads : {1, 2}) {
-      auto r = OpTest("Conv", 11).attr("pads", c.pads).input<float>(c.xs, x).input<float>(c.ws, w, true)
-                   .input<float>({c.ws[0]}, b, true).run(Mode::kDefault, threads);
-      ASSERT_TRUE(r.is_ok()) << r.status().message();
-      ASSERT_EQ(r->at(0).shape(), ys);
-      results.push_back(values_of<float>(r->at(0)));
-      double worst = 0;
-      for (size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::fabs(results.back()[i] - want[i]));
-      EXPECT_LE(worst, 1e-5 * scale) << "X " << shape_to_string(c.xs) << " threads " << threads;
+    for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512}) {
+      if (!kernels::isa_supported(isa)) continue;
+      std::vector<std::vector<float>> results;
+      for (int threads : {1, 2}) {
+        auto r = OpTest("Conv", 11).attr("pads", c.pads).input<float>(c.xs, x).input<float>(c.ws, w, true)
+                     .input<float>({c.ws[0]}, b, true).isa(isa).run(Mode::kDefault, threads);
+        ASSERT_TRUE(r.is_ok()) << r.status().message();
+        ASSERT_EQ(r->at(0).shape(), ys);
+        results.push_back(values_of<float>(r->at(0)));
+        double worst = 0;
+        for (size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::fabs(results.back()[i] - want[i]));
+        EXPECT_LE(worst, 1e-5 * scale) << "X " << shape_to_string(c.xs) << " " << isa_name(isa) << " threads " << threads;
+      }
+      EXPECT_EQ(results[0], results[1]);
     }
-    EXPECT_EQ(results[0], results[1]);
   }
 }
 
