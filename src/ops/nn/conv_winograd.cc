@@ -1,12 +1,12 @@
 #include "ops/nn/conv_winograd.h"
 
 #include <algorithm>
-#include <memory>
-#include <new>
+#include <atomic>
 #include <vector>
 
 #include "kernels/conv/f32_winograd.h"
 #include "ops/nn/fused_epilogue.h"
+#include "ops/nn/thread_scratch.h"
 
 namespace twinrt::nn {
 namespace {
@@ -18,24 +18,9 @@ constexpr int kPoints = kernels::kWinogradPoints;
 // Transformed input and products of a band of block rows (see run_winograd).
 constexpr int64_t kBandBytes = 1 << 20;
 
-// The transformed input and the products of one image, kept per calling thread from call to
-// call (fresh pages on every call would each fault).
-float* winograd_scratch(int64_t floats) {
-  thread_local std::unique_ptr<float[]> buffer;
-  thread_local int64_t capacity = 0;
-  if (floats > capacity) {
-    buffer.reset(new (std::nothrow) float[static_cast<size_t>(floats)]);
-    capacity = buffer ? floats : 0;
-  }
-  return buffer.get();
-}
-
-// The row buffers of one transform call, per worker thread.
-float* transform_scratch(int64_t floats) {
-  thread_local std::vector<float> buffer;
-  if (static_cast<int64_t>(buffer.size()) < floats) buffer.resize(static_cast<size_t>(floats));
-  return buffer.data();
-}
+// The transformed input and the products of a band; the row buffers of one transform call.
+struct WinogradBand;
+struct WinogradRows;
 
 }  // namespace
 
@@ -88,7 +73,7 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
   const int64_t v_stride = kernels::winograd_v_floats(g, in, tile.nr), m_stride = out * g.blocks();
   const int64_t floats = kPoints * (v_stride + m_stride) + transforms.lanes;
   const int64_t row_floats = kernels::winograd_scratch_floats(g, transforms.lanes);
-  float* v = winograd_scratch(floats);
+  float* v = thread_scratch<WinogradBand>(floats);
   if (!v) return out_of_memory("no memory for " + std::to_string(floats * 4) + " bytes of Winograd transforms");
   float* m = v + kPoints * v_stride;
   kernels::F32Epilogue clamp_bounds;
@@ -105,9 +90,14 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
       for (int64_t xi = 0; xi < kPoints; ++xi)
         for (int64_t c = 0; c < in; ++c)
           std::fill_n(v + xi * v_stride + last_panel * in + c * tile.nr + used, tile.nr - used, 0.0f);
+      std::atomic<bool> no_memory{false};  // a worker's row buffers could not be allocated
       pool.parallel_for(in, 1, [&](int64_t c0, int64_t c1) {
-        transforms.input(g, image, in, c0, c1, tile.nr, v, v_stride, transform_scratch(row_floats));
+        if (float* scratch = thread_scratch<WinogradRows>(row_floats))
+          transforms.input(g, image, in, c0, c1, tile.nr, v, v_stride, scratch);
+        else
+          no_memory = true;
       });
+      if (no_memory) return out_of_memory("no memory for Winograd row buffers");
       TRY(run_f32_gemms(pool, tile, kPoints, [&](int64_t xi) {
         F32Product p;
         p.m = out;
@@ -121,7 +111,11 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
       }));
       const int64_t first_row = 2 * g.band_first, rows = std::min(g.out_h, 2 * g.band_end) - first_row;
       pool.parallel_for(out, 1, [&](int64_t o0, int64_t o1) {
-        float* scratch = transform_scratch(row_floats);
+        float* scratch = thread_scratch<WinogradRows>(row_floats);
+        if (!scratch) {
+          no_memory = true;
+          return;
+        }
         for (int64_t o = o0; o < o1; ++o) {
           kernels::WinogradOutputStep step;
           step.bias = bias ? bias + o : nullptr;
@@ -134,6 +128,7 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
           if (post.active()) post.apply(plane + first_row * g.out_w, rows * g.out_w, o);
         }
       });
+      if (no_memory) return out_of_memory("no memory for Winograd row buffers");
     }
   }
   return Status::ok();

@@ -1,9 +1,9 @@
 #include "ops/nn/f32_gemm_driver.h"
 
+#include "ops/nn/thread_scratch.h"
+
 #include <algorithm>
 #include <atomic>
-#include <memory>
-#include <new>
 #include <numeric>
 #include <vector>
 
@@ -170,18 +170,10 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
   }
 }
 
-// Panel scratch of the calling thread, kept from call to call (a product never starts
-// another on its thread while it runs): allocated anew, it came back as fresh pages from
-// the kernel on every call, and their page faults took 1-3% of a model's time.
-float* thread_scratch(int64_t floats) {
-  thread_local std::unique_ptr<float[]> buffer;
-  thread_local int64_t capacity = 0;
-  if (floats > capacity) {
-    buffer.reset(new (std::nothrow) float[static_cast<size_t>(floats)]);
-    capacity = buffer ? floats : 0;
-  }
-  return buffer.get();
-}
+// Panel scratch of the calling thread (a product never starts another on its thread while
+// it runs).
+struct GemmPanels;
+float* panel_scratch(int64_t floats) { return thread_scratch<GemmPanels>(floats); }
 
 Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p, const Tiling& t);
 
@@ -196,7 +188,7 @@ Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
   const int64_t panel_floats = p.k * kernel.mr;
   if (p.a.packed || !p.b.packed || t.n_blocks == 1 || t.m_panels * panel_floats * 4 < kSharedAMinBytes)
     return run_tiles(pool, kernel, p, t);
-  float* a = thread_scratch(t.m_panels * panel_floats);
+  float* a = panel_scratch(t.m_panels * panel_floats);
   if (!a)
     return out_of_memory("no memory for " + std::to_string(t.m_panels * panel_floats * 4) + " bytes of GEMM panels");
   pool.parallel_for(t.m_panels, 1, [&](int64_t begin, int64_t end) {
@@ -216,7 +208,7 @@ Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
   const int64_t per_slot = a_floats + b_floats;
   float* scratch = nullptr;
   if (per_slot > 0) {
-    scratch = thread_scratch(per_slot * slots);
+    scratch = panel_scratch(per_slot * slots);
     if (!scratch) return out_of_memory("no memory for " + std::to_string(per_slot * slots * 4) + " bytes of GEMM panels");
   }
   // Each slot claims the next task until none is left: a task is computed whole by the
