@@ -49,88 +49,133 @@ bool winograd_applies(const ConvPlan& plan) {
   return true;
 }
 
-Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const kernels::WinogradTransforms& transforms,
-                    const ConvPlan& plan, const float* x,
-                    const float* u_panels, const float* bias, const float* residual,
-                    const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post, float* y) {
-  const WindowGeometry& w = plan.window;
-  kernels::WinogradGeometry g;
-  g.in_h = w.in[0];
-  g.in_w = w.in[1];
-  g.out_h = w.out[0];
-  g.out_w = w.out[1];
-  g.pad_top = w.pad_begin[0];
-  g.pad_left = w.pad_begin[1];
-  const int64_t in = plan.in_channels, out = plan.out_channels;
-  const int64_t in_size = w.in_size(), out_size = w.out_size();
-  if (out_size == 0) return Status::ok();
-  // Bands of block rows whose transforms stay in cache between the three steps (the whole
-  // 56 x 56 image of 64 channels took 6.4 MB and ran slower than the direct convolution).
-  const int64_t row_bytes = kPoints * (in + out) * g.blocks_w() * int64_t{sizeof(float)};
-  const int64_t band_rows = std::clamp<int64_t>(kBandBytes / row_bytes, 1, g.blocks_h());
-  g.band_end = band_rows;
+namespace {
+
+// One convolution's operands and the band size, shared by every band.
+struct WinogradRun {
+  const kernels::F32GemmKernel& tile;
+  const kernels::WinogradTransforms& transforms;
+  const ConvPlan& plan;
+  kernels::WinogradGeometry g;  // band_first/band_end unset
+  int64_t band_rows = 0;
+  const float* x = nullptr;
+  const float* u_panels = nullptr;
+  const float* bias = nullptr;
+  const float* residual = nullptr;
+  kernels::F32Epilogue clamp;  // only its clamp, min and max
+  const ChannelProgram& post;
+  float* y = nullptr;
+
+  int64_t bands() const { return (g.blocks_h() + band_rows - 1) / band_rows; }
+  // Floats of one V matrix and one M matrix of a full band.
+  int64_t v_floats() const {
+    kernels::WinogradGeometry first = g;
+    first.band_end = band_rows;
+    return kernels::winograd_v_floats(first, plan.in_channels, tile.nr);
+  }
+  int64_t m_floats() const { return plan.out_channels * band_rows * g.blocks_w(); }
+};
+
+// Band `band` of image `n`: the input transform, the 16 products and the output transform,
+// each split over `pool`'s threads.
+Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band) {
+  kernels::WinogradGeometry g = r.g;
+  g.band_first = band * r.band_rows;
+  g.band_end = std::min(g.blocks_h(), g.band_first + r.band_rows);
+  const int64_t in = r.plan.in_channels, out = r.plan.out_channels, nr = r.tile.nr;
+  const int64_t in_size = r.plan.window.in_size(), out_size = r.plan.window.out_size();
+  const int64_t blocks = g.blocks(), v_stride = r.v_floats(), m_stride = r.m_floats();
   // V in panels, M row-major with room for the output transform's last vectors.
-  const int64_t v_stride = kernels::winograd_v_floats(g, in, tile.nr), m_stride = out * g.blocks();
-  const int64_t floats = kPoints * (v_stride + m_stride) + transforms.lanes;
-  const int64_t row_floats = kernels::winograd_scratch_floats(g, transforms.lanes);
+  const int64_t floats = kPoints * (v_stride + m_stride) + r.transforms.lanes;
+  const int64_t row_floats = kernels::winograd_scratch_floats(g, r.transforms.lanes);
   float* v = thread_scratch<WinogradBand>(floats);
   if (!v) return out_of_memory("no memory for " + std::to_string(floats * 4) + " bytes of Winograd transforms");
   float* m = v + kPoints * v_stride;
-  kernels::F32Epilogue clamp_bounds;
-  set_epilogue_clamp(clamp_bounds, clamp);
-  const int64_t u_block = kernels::panel_count(out, tile.mr) * tile.mr * in;
-  for (int64_t n = 0; n < plan.batch; ++n) {
-    const float* image = x + n * in * in_size;
-    for (g.band_first = 0; g.band_first < g.blocks_h(); g.band_first += band_rows) {
-      g.band_end = std::min(g.blocks_h(), g.band_first + band_rows);
-      const int64_t blocks = g.blocks();
-      // The panel columns past the band's last block: the tiles multiply them but never store
-      // the results; zeros, so that no stale subnormal slows the multiply-adds.
-      const int64_t last_panel = (blocks - 1) / tile.nr * tile.nr, used = blocks - last_panel;
-      for (int64_t xi = 0; xi < kPoints; ++xi)
-        for (int64_t c = 0; c < in; ++c)
-          std::fill_n(v + xi * v_stride + last_panel * in + c * tile.nr + used, tile.nr - used, 0.0f);
-      std::atomic<bool> no_memory{false};  // a worker's row buffers could not be allocated
-      pool.parallel_for(in, 1, [&](int64_t c0, int64_t c1) {
-        if (float* scratch = thread_scratch<WinogradRows>(row_floats))
-          transforms.input(g, image, in, c0, c1, tile.nr, v, v_stride, scratch);
-        else
-          no_memory = true;
-      });
-      if (no_memory) return out_of_memory("no memory for Winograd row buffers");
-      TRY(run_f32_gemms(pool, tile, kPoints, [&](int64_t xi) {
-        F32Product p;
-        p.m = out;
-        p.n = blocks;
-        p.k = in;
-        p.a.packed = u_panels + xi * u_block;
-        p.b.packed = v + xi * v_stride;
-        p.c = m + xi * m_stride;
-        p.ldc = blocks;
-        return p;
-      }));
-      const int64_t first_row = 2 * g.band_first, rows = std::min(g.out_h, 2 * g.band_end) - first_row;
-      pool.parallel_for(out, 1, [&](int64_t o0, int64_t o1) {
-        float* scratch = thread_scratch<WinogradRows>(row_floats);
-        if (!scratch) {
-          no_memory = true;
-          return;
-        }
-        for (int64_t o = o0; o < o1; ++o) {
-          kernels::WinogradOutputStep step;
-          step.bias = bias ? bias + o : nullptr;
-          step.residual = residual ? residual + (n * out + o) * out_size : nullptr;
-          step.clamp = clamp_bounds.clamp;
-          step.min = clamp_bounds.min;
-          step.max = clamp_bounds.max;
-          float* plane = y + (n * out + o) * out_size;
-          transforms.output(g, m, m_stride, o, step, plane, scratch);
-          if (post.active()) post.apply(plane + first_row * g.out_w, rows * g.out_w, o);
-        }
-      });
-      if (no_memory) return out_of_memory("no memory for Winograd row buffers");
+  // The panel columns past the band's last block: the tiles multiply them but never store
+  // the results; zeros, so that no stale subnormal slows the multiply-adds.
+  const int64_t last_panel = (blocks - 1) / nr * nr, used = blocks - last_panel;
+  for (int64_t xi = 0; xi < kPoints; ++xi)
+    for (int64_t c = 0; c < in; ++c) std::fill_n(v + xi * v_stride + last_panel * in + c * nr + used, nr - used, 0.0f);
+  const float* image = r.x + n * in * in_size;
+  std::atomic<bool> no_memory{false};  // a worker's row buffers could not be allocated
+  pool.parallel_for(in, 1, [&](int64_t c0, int64_t c1) {
+    if (float* scratch = thread_scratch<WinogradRows>(row_floats))
+      r.transforms.input(g, image, in, c0, c1, static_cast<int>(nr), v, v_stride, scratch);
+    else
+      no_memory = true;
+  });
+  if (no_memory) return out_of_memory("no memory for Winograd row buffers");
+  const int64_t u_block = kernels::panel_count(out, r.tile.mr) * r.tile.mr * in;
+  TRY(run_f32_gemms(pool, r.tile, kPoints, [&](int64_t xi) {
+    F32Product p;
+    p.m = out;
+    p.n = blocks;
+    p.k = in;
+    p.a.packed = r.u_panels + xi * u_block;
+    p.b.packed = v + xi * v_stride;
+    p.c = m + xi * m_stride;
+    p.ldc = blocks;
+    return p;
+  }));
+  const int64_t first_row = 2 * g.band_first, rows = std::min(g.out_h, 2 * g.band_end) - first_row;
+  pool.parallel_for(out, 1, [&](int64_t o0, int64_t o1) {
+    float* scratch = thread_scratch<WinogradRows>(row_floats);
+    if (!scratch) {
+      no_memory = true;
+      return;
     }
+    for (int64_t o = o0; o < o1; ++o) {
+      kernels::WinogradOutputStep step;
+      step.bias = r.bias ? r.bias + o : nullptr;
+      step.residual = r.residual ? r.residual + (n * out + o) * out_size : nullptr;
+      step.clamp = r.clamp.clamp;
+      step.min = r.clamp.min;
+      step.max = r.clamp.max;
+      float* plane = r.y + (n * out + o) * out_size;
+      r.transforms.output(g, m, m_stride, o, step, plane, scratch);
+      if (r.post.active()) r.post.apply(plane + first_row * g.out_w, rows * g.out_w, o);
+    }
+  });
+  if (no_memory) return out_of_memory("no memory for Winograd row buffers");
+  return Status::ok();
+}
+
+}  // namespace
+
+Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const kernels::WinogradTransforms& transforms,
+                    const ConvPlan& plan, const float* x, const float* u_panels, const float* bias,
+                    const float* residual, const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post,
+                    float* y) {
+  const WindowGeometry& w = plan.window;
+  if (w.out_size() == 0) return Status::ok();
+  WinogradRun r{tile, transforms, plan, {}, 0, x, u_panels, bias, residual, {}, post, y};
+  r.g.in_h = w.in[0];
+  r.g.in_w = w.in[1];
+  r.g.out_h = w.out[0];
+  r.g.out_w = w.out[1];
+  r.g.pad_top = w.pad_begin[0];
+  r.g.pad_left = w.pad_begin[1];
+  set_epilogue_clamp(r.clamp, clamp);
+  // Bands of block rows whose transforms stay in cache between the three steps (the whole
+  // 56 x 56 image of 64 channels took 6.4 MB and ran slower than the direct convolution).
+  const int64_t row_bytes = kPoints * (plan.in_channels + plan.out_channels) * r.g.blocks_w() * int64_t{sizeof(float)};
+  r.band_rows = std::clamp<int64_t>(kBandBytes / row_bytes, 1, r.g.blocks_h());
+  // With enough bands for every thread, whole bands per thread: a band split over the
+  // threads waits for all of them three times (ResNet-50 at 2 threads gained nothing from
+  // Winograd that way). Each band is computed the same way on any thread, so the bits do not
+  // depend on the thread count.
+  const int64_t bands = r.bands(), tasks = plan.batch * bands;
+  if (pool.size() > 1 && tasks >= 2 * int64_t{pool.size()}) {
+    std::vector<Status> status(static_cast<size_t>(tasks));
+    pool.parallel_for(tasks, 1, [&](int64_t begin, int64_t end) {
+      ThreadPool serial(1);
+      for (int64_t t = begin; t < end; ++t) status[static_cast<size_t>(t)] = run_band(serial, r, t / bands, t % bands);
+    });
+    for (Status& st : status) TRY(st);
+    return Status::ok();
   }
+  for (int64_t n = 0; n < plan.batch; ++n)
+    for (int64_t band = 0; band < bands; ++band) TRY(run_band(pool, r, n, band));
   return Status::ok();
 }
 
