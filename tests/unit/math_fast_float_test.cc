@@ -111,6 +111,21 @@ TEST(MathFastFloat, ErfInFloatIsWithinThreeUlps) {
   EXPECT_TRUE(std::isnan(erf_in_float(NAN)));
 }
 
+// Default mode's exp: float arithmetic; results below 2^-126 round once, at the last step.
+TEST(MathFastFloat, ExpInFloatIsWithinOneAndAHalfUlps) {
+  const auto xs = arguments(-104.0f, 89.0f, {0.0f, 1.0f, -87.33655f, 88.72283f, -103.27893f, -0.5f, 10.0f});
+  const Report r = measure(exp_in_float, [](long double x) { return expl(x); }, xs);
+  print("exp_in_float", r);
+  EXPECT_LE(r.max_ulps, 1.5);
+  EXPECT_TRUE(std::isnan(exp_in_float(NAN)));
+  EXPECT_EQ(exp_in_float(-INFINITY), 0.0f);
+  EXPECT_EQ(exp_in_float(-1000.0f), 0.0f);
+  EXPECT_EQ(exp_in_float(INFINITY), INFINITY);
+  EXPECT_EQ(exp_in_float(88.8f), INFINITY);
+  EXPECT_EQ(exp_in_float(0.0f), 1.0f);
+  EXPECT_EQ(exp_in_float(-0.0f), 1.0f);
+}
+
 TEST(MathFastFloat, SigmoidIsWithinOneUlp) {
   const auto xs = arguments(-105.0f, 90.0f, {0.0f, 1.0f, -1.0f, 16.6f, -87.33655f, -103.27893f, -104.0f, 89.0f});
   const Report r = measure(sigmoid_f32, [](long double x) { return 1.0L / (1.0L + expl(-x)); }, xs);
@@ -155,6 +170,7 @@ TEST(MathFastFloat, ArrayFunctionsGiveTheScalarBits) {
     expect_same_bits_as_scalar(erf_f32_n_kernel(isa), erf_f32, xs, "erf");
     expect_same_bits_as_scalar(sigmoid_f32_n_kernel(isa), sigmoid_f32, xs, "sigmoid");
     expect_same_bits_as_scalar(erf_in_float_n_kernel(isa), erf_in_float, xs, "erf_in_float");
+    expect_same_bits_as_scalar(exp_in_float_n_kernel(isa), exp_in_float, xs, "exp_in_float");
   }
 }
 

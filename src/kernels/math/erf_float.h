@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "kernels/math/exp_float.h"
+
 namespace twinrt::math {
 namespace {
 
@@ -24,22 +26,6 @@ constexpr float kP2[] = {0x1.fff3f6p-1f, 0x1.fd1dd6p-1f, 0x1.d7e03cp-2f, 0x1.812
 constexpr float kQ2[] = {0x1p+0f, 0x1.0f9ffep+1f, 0x1.db908ep+0f, 0x1.a15d38p-1f, 0x1.55a09p-3f};
 constexpr float kSplit = 0.875f;
 constexpr float kClamp = 3.925f;
-// e^t = 2^k e^r with k = round(t / ln2), r = t - k ln2; kLn2Hi has 14 significant bits, so
-// k kLn2Hi is exact for the |k| <= 23 that t >= -kClamp^2 gives.
-constexpr float kInvLn2 = 0x1.715476p+0f;
-constexpr float kLn2Hi = 0x1.62e4p-1f;
-constexpr float kLn2Lo = 0x1.7f7d1cp-20f;
-// Rounds to an integer (ties to even) for |t| < 2^22: adding 1.5 * 2^23 leaves no fraction bits.
-constexpr float kRoundShift = 0x1.8p23f;
-constexpr float kFloatExpTaylor[] = {1.0f, 1.0f, 1.0f / 2, 1.0f / 6, 1.0f / 24, 1.0f / 120, 1.0f / 720, 1.0f / 5040};
-
-// c[0] + c[1] t + ... + c[N-1] t^(N-1)
-template <int N, class V>
-inline V horner(const float* c, V t) {
-  V r = c[N - 1] - V{};
-  for (int i = N - 2; i >= 0; --i) r = r * t + c[i];
-  return r;
-}
 }  // namespace erf_float_detail
 
 // V: a vector of floats (GCC/Clang vector extension), I: the vector of int32 of its size
@@ -47,16 +33,16 @@ inline V horner(const float* c, V t) {
 template <class V, class I>
 inline V erf_in_float_lanes(V x) {
   using namespace erf_float_detail;
+  using exp_float_detail::horner;
   const I sign = (I)x & static_cast<int32_t>(0x80000000u);
   const V ax = (V)((I)x ^ sign);
   const V z = ax * ax;
   const V small = ax * kP1[0] + (ax * z) * horner<6>(kP1 + 1, z);
   const V c = ax < kClamp ? ax : kClamp - V{};
   const V t = -(c * c);
-  const V k = (t * kInvLn2 + kRoundShift) - kRoundShift;
-  const V r = (t - k * kLn2Hi) - k * kLn2Lo;
-  const I two_k_bits = (__builtin_convertvector(k, I) + 127) << 23;
-  const V exp_t = horner<8>(kFloatExpTaylor, r) * (V)two_k_bits;
+  // |t| <= kClamp^2, so 2^k is a normal float.
+  const ExpParts<V> e = exp_parts(t);
+  const V exp_t = e.er * exp_float_detail::pow2<V, I>(__builtin_convertvector(e.k, I));
   const V big = 1.0f - exp_t * (horner<5>(kP2, c) / horner<5>(kQ2, c));
   const V v = (V)((I)(ax < kSplit ? small : big) | sign);
   return x != x ? x + x : v;  // NaN stays NaN (c and the selects above would lose it)

@@ -58,31 +58,34 @@ void exp_f32_n__scalar(const float*, float*, int64_t);
 void erf_f32_n__scalar(const float*, float*, int64_t);
 void sigmoid_f32_n__scalar(const float*, float*, int64_t);
 void erf_in_float_n__scalar(const float*, float*, int64_t);
+void exp_in_float_n__scalar(const float*, float*, int64_t);
 #ifdef TWINRT_X86
 void exp_f32_n__avx2(const float*, float*, int64_t);
 void erf_f32_n__avx2(const float*, float*, int64_t);
 void sigmoid_f32_n__avx2(const float*, float*, int64_t);
 void erf_in_float_n__avx2(const float*, float*, int64_t);
+void exp_in_float_n__avx2(const float*, float*, int64_t);
 void exp_f32_n__avx512(const float*, float*, int64_t);
 void erf_f32_n__avx512(const float*, float*, int64_t);
 void sigmoid_f32_n__avx512(const float*, float*, int64_t);
 void erf_in_float_n__avx512(const float*, float*, int64_t);
+void exp_in_float_n__avx512(const float*, float*, int64_t);
 #endif
 
 namespace {
 
 struct TierArrays {
-  F32ArrayFn exp, erf, sigmoid, erf_in_float;
+  F32ArrayFn exp, erf, sigmoid, erf_in_float, exp_in_float;
 };
 
 TierArrays tier_arrays(Isa isa) {
 #ifdef TWINRT_X86
-  if (isa == Isa::kAvx512) return {exp_f32_n__avx512, erf_f32_n__avx512, sigmoid_f32_n__avx512, erf_in_float_n__avx512};
-  if (isa == Isa::kAvx2) return {exp_f32_n__avx2, erf_f32_n__avx2, sigmoid_f32_n__avx2, erf_in_float_n__avx2};
+  if (isa == Isa::kAvx512) return {exp_f32_n__avx512, erf_f32_n__avx512, sigmoid_f32_n__avx512, erf_in_float_n__avx512, exp_in_float_n__avx512};
+  if (isa == Isa::kAvx2) return {exp_f32_n__avx2, erf_f32_n__avx2, sigmoid_f32_n__avx2, erf_in_float_n__avx2, exp_in_float_n__avx2};
 #else
   (void)isa;
 #endif
-  return {exp_f32_n__scalar, erf_f32_n__scalar, sigmoid_f32_n__scalar, erf_in_float_n__scalar};
+  return {exp_f32_n__scalar, erf_f32_n__scalar, sigmoid_f32_n__scalar, erf_in_float_n__scalar, exp_in_float_n__scalar};
 }
 
 }  // namespace
@@ -91,10 +94,17 @@ F32ArrayFn exp_f32_n_kernel(Isa isa) { return tier_arrays(isa).exp; }
 F32ArrayFn erf_f32_n_kernel(Isa isa) { return tier_arrays(isa).erf; }
 F32ArrayFn sigmoid_f32_n_kernel(Isa isa) { return tier_arrays(isa).sigmoid; }
 F32ArrayFn erf_in_float_n_kernel(Isa isa) { return tier_arrays(isa).erf_in_float; }
+F32ArrayFn exp_in_float_n_kernel(Isa isa) { return tier_arrays(isa).exp_in_float; }
 
 float erf_in_float(float x) {
   float y;
   erf_in_float_n__scalar(&x, &y, 1);
+  return y;
+}
+
+float exp_in_float(float x) {
+  float y;
+  exp_in_float_n__scalar(&x, &y, 1);
   return y;
 }
 
@@ -108,4 +118,5 @@ float erf_in_float(float x) {
 #define TWINRT_ERF_FN erf_f32_n__scalar
 #define TWINRT_SIGMOID_FN sigmoid_f32_n__scalar
 #define TWINRT_ERF_IN_FLOAT_FN erf_in_float_n__scalar
+#define TWINRT_EXP_IN_FLOAT_FN exp_in_float_n__scalar
 #include "kernels/math/fast_float_lanes.inc"

@@ -18,6 +18,9 @@ float erf_f32(float x);
 // Default mode's erf (erf_float.h): float arithmetic, at most 3 ulp, the same bits on
 // every target; erf_f32 stays exact mode's.
 float erf_in_float(float x);
+// Default mode's exp (exp_float.h): float arithmetic, the same bits on every target;
+// exp_f32 stays exact mode's.
+float exp_in_float(float x);
 // 1 / (1 + e^-x), with e^-x as in exp_f32 but not rounded to float: the fast modes' Sigmoid.
 float sigmoid_f32(float x);
 // y[i] = exp_f32(x[i]) / erf_f32(x[i]) / sigmoid_f32(x[i]) for i < n, bit for bit, several elements at a time
@@ -27,5 +30,6 @@ F32ArrayFn exp_f32_n_kernel(Isa isa);
 F32ArrayFn erf_f32_n_kernel(Isa isa);
 F32ArrayFn sigmoid_f32_n_kernel(Isa isa);
 F32ArrayFn erf_in_float_n_kernel(Isa isa);
+F32ArrayFn exp_in_float_n_kernel(Isa isa);
 
 }  // namespace twinrt::math

@@ -68,8 +68,10 @@ Result<ElementwiseProgram> ElementwiseProgram::parse(const std::vector<ir::Eleme
   p.num_inputs_ = num_inputs;
   p.fast_math_ = mode != Mode::kReference;
   p.vector_step_ = kernels::f32_step_kernel(isa);
-  p.exp_n_ = math::exp_f32_n_kernel(isa);
-  p.erf_n_ = mode == Mode::kDefault ? math::erf_in_float_n_kernel(isa) : math::erf_f32_n_kernel(isa);
+  // Default mode takes the float-arithmetic exp and erf (docs/numerics.md).
+  const bool in_float = mode == Mode::kDefault;
+  p.exp_n_ = in_float ? math::exp_in_float_n_kernel(isa) : math::exp_f32_n_kernel(isa);
+  p.erf_n_ = in_float ? math::erf_in_float_n_kernel(isa) : math::erf_f32_n_kernel(isa);
   p.sigmoid_n_ = math::sigmoid_f32_n_kernel(isa);
   for (size_t s = 0; s < steps.size(); ++s) {
     ASSIGN_OR_RETURN(Step step, parse_step(steps[s], num_inputs + s));

@@ -12,7 +12,8 @@ namespace {
 
 class InstanceNormKernel final : public OpKernel {
  public:
-  InstanceNormKernel(double epsilon, Mode mode) : epsilon_(epsilon), mode_(mode) {}
+  InstanceNormKernel(double epsilon, Mode mode, Isa isa)
+      : epsilon_(epsilon), mode_(mode), rows_(kernels::f32_row_kernels(isa)) {}
 
   Status infer(InferContext& ctx) const override {
     ctx.same_as_input(0, 0);
@@ -54,7 +55,7 @@ class InstanceNormKernel final : public OpKernel {
         const C* xp = x + p * inner;
         C* yp = y + p * inner;
         Acc mean, var;
-        nn::row_moments<Acc>(xp, inner, mean, var);
+        nn::row_moments<Acc>(xp, inner, mean, var, rows_);
         const size_t c = static_cast<size_t>(p % channels);
         const Acc factor = static_cast<Acc>(scale[c]) / static_cast<Acc>(std::sqrt(var + static_cast<Acc>(epsilon_)));
         const Acc shift = static_cast<Acc>(bias[c]);
@@ -65,13 +66,14 @@ class InstanceNormKernel final : public OpKernel {
 
   double epsilon_;
   Mode mode_;
+  const kernels::F32RowKernels& rows_;
 };
 
 Result<std::unique_ptr<OpKernel>> create_instance_norm(const KernelInit& init) {
   if (init.num_inputs() != 3 || !init.has_input(0) || !init.has_input(1) || !init.has_input(2))
     return init.error("InstanceNormalization takes input, scale and B; got " + std::to_string(init.num_inputs()) + " inputs");
   ASSIGN_OR_RETURN(float epsilon, init.attr_float("epsilon", 1e-5f));
-  return make_kernel<InstanceNormKernel>(epsilon, init.mode);
+  return make_kernel<InstanceNormKernel>(epsilon, init.mode, init.isa);
 }
 
 }  // namespace

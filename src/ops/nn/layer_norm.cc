@@ -1,6 +1,7 @@
 // LayerNormalization (opset 17): every row of the trailing axes [axis, rank) is
 // normalized by its mean and variance, then scaled and shifted elementwise.
 #include <cmath>
+#include <type_traits>
 
 #include "ops/common/broadcast.h"
 #include "ops/nn/compute_type.h"
@@ -13,7 +14,8 @@ namespace {
 
 class LayerNormKernel final : public OpKernel {
  public:
-  LayerNormKernel(int64_t axis, double epsilon, Mode mode) : axis_(axis), epsilon_(epsilon), mode_(mode) {}
+  LayerNormKernel(int64_t axis, double epsilon, Mode mode, Isa isa)
+      : axis_(axis), epsilon_(epsilon), mode_(mode), rows_(kernels::f32_row_kernels(isa)) {}
 
   Status infer(InferContext& ctx) const override {
     const ir::Shape* x = ctx.shape(0);
@@ -88,10 +90,15 @@ class LayerNormKernel final : public OpKernel {
         const C* xr = x + r * inner;
         C* yr = y + r * inner;
         Acc mean, var;
-        nn::row_moments<Acc>(xr, inner, mean, var);
+        nn::row_moments<Acc>(xr, inner, mean, var, rows_);
         const Acc inv_std = Acc(1) / static_cast<Acc>(std::sqrt(var + static_cast<Acc>(epsilon_)));
-        for (int64_t i = 0; i < inner; ++i)
-          yr[i] = static_cast<C>((static_cast<Acc>(xr[i]) - mean) * inv_std * s[static_cast<size_t>(i)] + b[static_cast<size_t>(i)]);
+        if constexpr (std::is_same_v<Acc, float> && std::is_same_v<C, float>) {
+          rows_.normalize(xr, mean, inv_std, s.data(), b.data(), yr, inner);
+        } else {
+          for (int64_t i = 0; i < inner; ++i)
+            yr[i] = static_cast<C>((static_cast<Acc>(xr[i]) - mean) * inv_std * s[static_cast<size_t>(i)] +
+                                   b[static_cast<size_t>(i)]);
+        }
         if (stats[0]) stats[0]->data<float>()[r] = static_cast<float>(mean);
         if (stats[1]) stats[1]->data<float>()[r] = static_cast<float>(inv_std);
       }
@@ -101,6 +108,7 @@ class LayerNormKernel final : public OpKernel {
   int64_t axis_;
   double epsilon_;
   Mode mode_;
+  const kernels::F32RowKernels& rows_;
 };
 
 Result<std::unique_ptr<OpKernel>> create_layer_norm(const KernelInit& init) {
@@ -112,7 +120,7 @@ Result<std::unique_ptr<OpKernel>> create_layer_norm(const KernelInit& init) {
   ASSIGN_OR_RETURN(int64_t stash, init.attr_int("stash_type", 1));
   if (stash != static_cast<int64_t>(DataType::kFloat))
     return init.unsupported("stash_type " + std::to_string(stash) + " (only 1 = float is supported)");
-  return make_kernel<LayerNormKernel>(axis, epsilon, init.mode);
+  return make_kernel<LayerNormKernel>(axis, epsilon, init.mode, init.isa);
 }
 
 }  // namespace

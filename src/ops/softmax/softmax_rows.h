@@ -3,13 +3,16 @@
 //
 // For each (outer, inner) position: m = max_k x[k]; e_k = exp(x[k] - m) (so exp cannot
 // overflow); s = sum_k e_k in the mode's accumulator (double in reference mode, float
-// otherwise); softmax = e_k / s, log-softmax = (x[k] - m) - log(s). Outer blocks are
+// otherwise; float32 softmax rows sum in kernels/norm/f32_rows.h's order, others in index
+// order); softmax = e_k / s, log-softmax = (x[k] - m) - log(s). Outer blocks are
 // independent and split across the pool; each is computed in the same order.
 #pragma once
 
+#include <type_traits>
 #include <vector>
 
 #include "kernels/math/fast_float.h"
+#include "kernels/norm/f32_rows.h"
 #include "ops/binary/numeric.h"
 #include "ops/reduce/axes.h"
 #include "runtime/thread_pool.h"
@@ -54,10 +57,28 @@ void softmax_block(const T* x, T* y, int64_t n, int64_t inner, SoftmaxKind kind,
     for (int64_t i = 0; i < inner; ++i) y[k * inner + i] = store<T>(static_cast<C>(e[k * inner + i] / sum[i]));
 }
 
+// Softmax of a float32 row in default or exact mode, on the tier's row kernels: the same
+// steps as softmax_block, with the sum in f32_rows.h's order (and, in default mode, the
+// float-arithmetic exp: kernels/math/exp_float.h).
+inline void softmax_row(const float* x, float* y, int64_t n, math::F32ArrayFn exp_n,
+                        const kernels::F32RowKernels& rows) {
+  rows.subtract(x, rows.max(x, n), y, n);
+  exp_n(y, y, n);
+  rows.divide(y, rows.sum(y, n), y, n);
+}
+
 template <class T, class Acc>
-void softmax_blocks(const T* x, T* y, int64_t begin, int64_t end, AxisLayout l, SoftmaxKind kind, Isa isa) {
+void softmax_blocks(const T* x, T* y, int64_t begin, int64_t end, AxisLayout l, SoftmaxKind kind, Mode mode, Isa isa) {
   const int64_t block = l.n * l.inner;
   const math::F32ArrayFn exp_n = math::exp_f32_n_kernel(isa);
+  constexpr bool kFloatRows = std::is_same_v<T, float> && std::is_same_v<Acc, float>;
+  if constexpr (kFloatRows)
+    if (l.inner == 1 && kind == SoftmaxKind::kSoftmax) {
+      const kernels::F32RowKernels& rows = kernels::f32_row_kernels(isa);
+      const math::F32ArrayFn row_exp = mode == Mode::kDefault ? math::exp_in_float_n_kernel(isa) : exp_n;
+      for (int64_t o = begin; o < end; ++o) softmax_row(x + o * block, y + o * block, l.n, row_exp, rows);
+      return;
+    }
   std::vector<Acc> scratch;
   for (int64_t o = begin; o < end; ++o) {
     if (l.inner == 1) softmax_block<1>(x + o * block, y + o * block, l.n, 1, kind, exp_n, scratch);
@@ -71,8 +92,8 @@ void softmax_rows(const T* x, T* y, AxisLayout l, SoftmaxKind kind, Mode mode, I
   const int64_t block = l.n * l.inner;
   const int64_t grain = std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(block, 1));
   pool.parallel_for(l.outer, grain, [&](int64_t begin, int64_t end) {
-    if (mode == Mode::kReference || std::is_same_v<T, double>) softmax_blocks<T, double>(x, y, begin, end, l, kind, isa);
-    else softmax_blocks<T, float>(x, y, begin, end, l, kind, isa);
+    if (mode == Mode::kReference || std::is_same_v<T, double>) softmax_blocks<T, double>(x, y, begin, end, l, kind, mode, isa);
+    else softmax_blocks<T, float>(x, y, begin, end, l, kind, mode, isa);
   });
 }
 

@@ -26,7 +26,7 @@ double softsign(double x) {
   return x / (1.0 + std::fabs(x));
 }
 
-using ExpOp = FastFloatFunctionOp<math::exp, math::exp_f32>;
+using ExpOp = FastFloatFunctionOp<math::exp, math::exp_f32, math::exp_in_float>;
 using ErfOp = FastFloatFunctionOp<math::erf, math::erf_f32, math::erf_in_float>;
 using SigmoidOp = FastFloatFunctionOp<activation::sigmoid, math::sigmoid_f32>;
 

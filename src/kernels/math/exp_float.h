@@ -1,0 +1,73 @@
+// Default mode's exp: computed in float arithmetic (the same reduction and polynomial that
+// erf_float.h uses for its e^(-x^2)), a few times cheaper than exp_f32's double polynomial.
+// One sequence of IEEE float operations, never contracted (only exact objects include this),
+// so every tier and WebAssembly give the same bits; tests/unit/math_fast_float_test.cc
+// measures its error against glibc's long double exp.
+//
+//   e^t = 2^k e^r,  k = round(t / ln2),  r = t - k ln2 (ln2 in two parts),
+//   e^r by its Taylor polynomial of degree 7 (|r| <= ln2 / 2: truncation below 2^-27).
+// Internal linkage on purpose, as in fast_float_poly.h: each tier compiles its own copy.
+#pragma once
+
+#include <cstdint>
+
+namespace twinrt::math {
+namespace {
+
+namespace exp_float_detail {
+constexpr float kInvLn2 = 0x1.715476p+0f;
+// kLn2Hi has 14 significant bits, so k kLn2Hi is exact for every |k| < 2^10.
+constexpr float kLn2Hi = 0x1.62e4p-1f;
+constexpr float kLn2Lo = 0x1.7f7d1cp-20f;
+// Rounds to an integer (ties to even) for |t| < 2^22: adding 1.5 * 2^23 leaves no fraction bits.
+constexpr float kRoundShift = 0x1.8p23f;
+constexpr float kTaylor[] = {1.0f, 1.0f, 1.0f / 2, 1.0f / 6, 1.0f / 24, 1.0f / 120, 1.0f / 720, 1.0f / 5040};
+// exp's arguments are clamped to [kLowest, kHighest]: e^kHighest overflows to +inf and
+// e^kLowest rounds to +0, like everything beyond; 2^k then stays within [2^-150, 2^129].
+constexpr float kLowest = -104.0f;
+constexpr float kHighest = 89.0f;
+
+// c[0] + c[1] t + ... + c[N-1] t^(N-1)
+template <int N, class V>
+inline V horner(const float* c, V t) {
+  V r = c[N - 1] - V{};
+  for (int i = N - 2; i >= 0; --i) r = r * t + c[i];
+  return r;
+}
+
+// 2^k for integral k in [-126, 127], from the exponent bits.
+template <class V, class I>
+inline V pow2(I k) {
+  return (V)((k + 127) << 23);
+}
+}  // namespace exp_float_detail
+
+// e^t = 2^k * er: the reduction's k and e^r (k as floats).
+template <class V>
+struct ExpParts {
+  V k, er;
+};
+template <class V>
+inline ExpParts<V> exp_parts(V t) {
+  using namespace exp_float_detail;
+  const V k = (t * kInvLn2 + kRoundShift) - kRoundShift;
+  const V r = (t - k * kLn2Hi) - k * kLn2Lo;
+  return {k, horner<8>(kTaylor, r)};
+}
+
+// V: a vector of floats (GCC/Clang vector extension), I: the vector of int32 of its size.
+template <class V, class I>
+inline V exp_in_float_lanes(V x) {
+  using namespace exp_float_detail;
+  const V t = x < kLowest ? kLowest - V{} : x > kHighest ? kHighest - V{} : x;
+  const ExpParts<V> p = exp_parts(t);
+  // 2^k in two normal factors, so that results below 2^-126 (and 2^128) round once, at
+  // the last multiplication.
+  const I k = __builtin_convertvector(p.k, I);
+  const I k1 = k >> 1;
+  const V v = (p.er * pow2<V, I>(k1)) * pow2<V, I>(k - k1);
+  return x != x ? x + x : v;  // NaN stays NaN (the clamp would lose it)
+}
+
+}  // namespace
+}  // namespace twinrt::math
