@@ -24,6 +24,15 @@ constexpr int64_t kMinKPart = 256;
 // few A panels to pay off (MobileNetV2's 24-channel projection at 56 x 56: 10-25% faster).
 constexpr int64_t kInPlaceBMaxAPanels = 4;
 
+// Products at most this deep, with B made while running (1x1 convolutions over few
+// channels), walk each A panel along the whole B block: C's rows (and a fused residual's)
+// are then written along the row, a few streams the prefetcher follows, instead of one
+// line in each of hundreds of rows, and with so few k steps per tile those misses are what
+// the tile waits on. The block is then kept to kShortKBlockBytes so that it stays in L2
+// while every A panel passes over it.
+constexpr int64_t kShortK = 128;
+constexpr int64_t kShortKBlockBytes = 256 * 1024;
+
 // Whether B's rows, `stride_bytes` apart, start in at least 16 of L1's 64 sets (64-byte
 // lines, 4 KiB per way). A tile reads one line of every row; rows a multiple of 1 KiB
 // apart share 4 sets and evict each other (MobileNetV2's 112 x 112 planes, 49 KiB apart:
@@ -37,6 +46,7 @@ bool rows_spread_over_l1(int64_t stride_bytes) {
 // against a range of B panels (a block).
 struct Tiling {
   bool b_in_place = false;  // full B panels read from B itself (see kInPlaceBMaxAPanels)
+  bool rows_outer = false;  // each A panel against the whole B block (see kShortK)
   int64_t m_panels = 0, n_panels = 0;
   int64_t chunk_panels = 0;  // A panels per chunk
   int64_t group_panels = 0;  // A panels per task
@@ -65,7 +75,8 @@ Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, in
   } else {
     // Every A panel against a block of B panels made once; rows split only when the
     // columns cannot feed the threads.
-    const int64_t most = std::max<int64_t>(1, kBBlockBytes / (k * kernel.nr * 4));
+    t.rows_outer = k <= kShortK;
+    const int64_t most = std::max<int64_t>(1, (t.rows_outer ? kShortKBlockBytes : kBBlockBytes) / (k * kernel.nr * 4));
     t.n_blocks = std::clamp<int64_t>(std::max(ceil_div(t.n_panels, most), want), 1, t.n_panels);
     t.m_groups = 1;
     t.group_panels = t.m_panels;
@@ -143,7 +154,7 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
     if (!p.a.packed)
       for (int64_t i = a_first; i < a_end; ++i)
         panel_of(p.a, i, kernel.mr, p.m, p.k, s.a + (i - a_first) * a_panel);
-    for (int64_t j = b_first; j < b_end; ++j) {
+    const auto tile = [&](int64_t i, int64_t j) {
       args.col0 = j * kernel.nr;
       args.cols = static_cast<int>(std::min<int64_t>(kernel.nr, p.n - args.col0));
       if (!t.b_in_place) {
@@ -155,13 +166,18 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
         args.b = s.b;
         args.b_stride = 0;
       }
-      for (int64_t i = a_first; i < a_end; ++i) {
-        args.a = a_chunk + (i - a_first) * a_panel;
-        args.row0 = i * kernel.mr;
-        args.rows = static_cast<int>(std::min<int64_t>(kernel.mr, p.m - args.row0));
-        args.c = p.c + args.row0 * p.ldc + args.col0;
-        kernel.tile(args);
-      }
+      args.a = a_chunk + (i - a_first) * a_panel;
+      args.row0 = i * kernel.mr;
+      args.rows = static_cast<int>(std::min<int64_t>(kernel.mr, p.m - args.row0));
+      args.c = p.c + args.row0 * p.ldc + args.col0;
+      kernel.tile(args);
+    };
+    if (t.rows_outer) {
+      for (int64_t i = a_first; i < a_end; ++i)
+        for (int64_t j = b_first; j < b_end; ++j) tile(i, j);
+    } else {
+      for (int64_t j = b_first; j < b_end; ++j)
+        for (int64_t i = a_first; i < a_end; ++i) tile(i, j);
     }
     if (p.after_rows && p.last_part) {
       const int64_t row0 = a_first * kernel.mr, col0 = b_first * kernel.nr;
