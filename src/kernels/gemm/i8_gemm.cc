@@ -184,12 +184,16 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
 
 void i8_widen_rows(I8Panels& panels) {
   if (panels.value_bytes != 1 || !panels.is_unsigned) return;
+  thread_local std::vector<uint8_t> wide;  // kept: the caller's panels take its storage in turn
   const size_t n = panels.bytes.size();
-  panels.bytes.resize(2 * n);
-  for (size_t i = n; i-- > 0;) {  // back to front: each value moves to twice its offset
-    panels.bytes[2 * i] = panels.bytes[i];
-    panels.bytes[2 * i + 1] = 0;  // little-endian uint16 on every target twinrt builds for
+  wide.resize(2 * n);
+  const uint8_t* __restrict src = panels.bytes.data();
+  uint8_t* __restrict dst = wide.data();
+  for (size_t i = 0; i < n; ++i) {  // little-endian uint16 on every target twinrt builds for
+    dst[2 * i] = src[i];
+    dst[2 * i + 1] = 0;
   }
+  panels.bytes.swap(wide);
   panels.value_bytes = 2;
 }
 

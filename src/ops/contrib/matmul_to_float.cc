@@ -62,20 +62,39 @@ class MatMulToFloatKernel final : public OpKernel {
     ASSIGN_OR_RETURN(std::vector<float> bias, read_bias(ctx, l.n));
     OperandParams<int32_t> za;
     za.values = {pa.zero};
-    std::vector<int32_t> acc(static_cast<size_t>(shape_numel(l.out_shape)), 0);
-    TRY(quant::integer_product(ctx, a_q, *b, l, za, zb, packed_ ? &*packed_ : nullptr, acc.data()));
-    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, DataType::kFloat, l.out_shape));
     std::vector<float> scale(static_cast<size_t>(l.n));
     for (int64_t j = 0; j < l.n; ++j) scale[static_cast<size_t>(j)] = pa.scale * sb.values[static_cast<size_t>(j * sb.stride)];
+    ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, DataType::kFloat, l.out_shape));
     float* out = y->data<float>();
-    for (size_t i = 0; i < acc.size(); ++i) {
-      const size_t j = i % static_cast<size_t>(l.n);
-      out[i] = static_cast<float>(acc[i]) * scale[j] + (bias.empty() ? 0.0f : bias[j]);
+    const float* bias_data = bias.empty() ? nullptr : bias.data();
+    if (packed_ && l.k > 0) {  // each block scaled while it is in cache
+      quant::packed_product(ctx, a_q, l, za, zb, *packed_,
+                            [&](int64_t r0, int64_t rows, int64_t c0, int64_t cols, const int32_t* acc, int64_t ld) {
+                              for (int64_t i = 0; i < rows; ++i)
+                                scale_row(acc + i * ld, cols, scale.data() + c0, bias_data ? bias_data + c0 : nullptr,
+                                          out + (r0 + i) * l.n + c0);
+                            });
+      return Status::ok();
     }
+    std::vector<int32_t> acc(static_cast<size_t>(shape_numel(l.out_shape)), 0);
+    TRY(quant::integer_product(ctx, a_q, *b, l, za, zb, nullptr, acc.data()));
+    for (size_t r = 0; r * static_cast<size_t>(l.n) < acc.size(); ++r)
+      scale_row(acc.data() + r * l.n, l.n, scale.data(), bias_data, out + r * l.n);
     return Status::ok();
   }
 
  private:
+  // y[j] = float(acc[j]) * scale[j] (+ bias[j]): per element the float operations of
+  // Cast -> Mul -> Add in that order (no "+ 0" without a bias: it would turn -0 into +0),
+  // which the fuse_matmul_integer_to_float pass relies on to be bit-preserving.
+  static void scale_row(const int32_t* acc, int64_t n, const float* scale, const float* bias, float* y) {
+    if (bias) {
+      for (int64_t j = 0; j < n; ++j) y[j] = static_cast<float>(acc[j]) * scale[j] + bias[j];
+    } else {
+      for (int64_t j = 0; j < n; ++j) y[j] = static_cast<float>(acc[j]) * scale[j];
+    }
+  }
+
   Result<std::vector<float>> read_bias(RunContext& ctx, int64_t n) const {
     if (!ctx.has_input(in_.bias)) return std::vector<float>{};
     ASSIGN_OR_RETURN(const Tensor* t, ctx.tensor_input(in_.bias));
@@ -109,5 +128,7 @@ Result<std::unique_ptr<OpKernel>> create_dynamic(const KernelInit& init) {
 
 TWINRT_REGISTER_MS_OP("MatMulIntegerToFloat", create_to_float);
 TWINRT_REGISTER_MS_OP("DynamicQuantizeMatMul", create_dynamic);
+// What the fuse_matmul_integer_to_float pass writes (the same kernel, in twinrt's own domain).
+TWINRT_REGISTER_OP_EX(ir::kInternalDomain, "MatMulIntegerToFloat", 1, INT64_MAX, "ref", 0, create_to_float);
 
 }  // namespace twinrt::contrib

@@ -52,21 +52,26 @@ void matmul_packed(ThreadPool& pool, const I8Weights& b, const std::vector<int32
   // panels pass under it. Row panel by row panel, B was streamed once per 6 rows.
   constexpr int64_t kRowBlockBytes = 256 * 1024, kChunkPanels = 16;
   const int64_t row_panels = (rows + kernel.mr - 1) / kernel.mr, col_panels = (n + kernel.nr - 1) / kernel.nr;
-  const int64_t block_panels = std::clamp<int64_t>(kRowBlockBytes / (kernel.mr * std::max<int64_t>(k, 1)), 1, row_panels);
+  const bool widen = kernel.rows_u16 && !bp.signed_7bit;  // 7-bit weights have a faster tile of their own, on bytes
+  const int64_t row_bytes = std::max<int64_t>(k, 1) * (widen ? 2 : 1);
+  const int64_t block_panels = std::clamp<int64_t>(kRowBlockBytes / (kernel.mr * row_bytes), 1, row_panels);
   const int64_t row_blocks = (row_panels + block_panels - 1) / block_panels;
   // Column chunks bound the int32 block handed to `store` (it stays in L2) and feed the pool.
   const int64_t chunks = (col_panels + kChunkPanels - 1) / kChunkPanels;
   const int32_t za = kernels::i8_packed_zero(a_zero, a_unsigned, true);
   const int64_t zb_stride = b_zero.size() == 1 ? 0 : 1;
   const bool symmetric = std::all_of(b_zero.begin(), b_zero.end(), [](int32_t z) { return z == 0; });  // no row sums needed
-  std::vector<kernels::I8Panels> blocks(static_cast<size_t>(row_blocks));
+  // Kept by the calling thread (fresh panels of up to 256 KB per call were fresh pages); the
+  // workers get a reference, since by name a lambda reaches its own thread's thread_local.
+  thread_local std::vector<kernels::I8Panels> kept;
+  if (kept.size() < static_cast<size_t>(row_blocks)) kept.resize(static_cast<size_t>(row_blocks));
+  std::vector<kernels::I8Panels>& blocks = kept;
   pool.parallel_for(row_blocks, 1, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
       const int64_t r0 = i * block_panels * kernel.mr;
       kernels::i8_pack(a, a_unsigned, k, 1, r0, std::min(block_panels * kernel.mr, rows - r0), k, kernel.mr, true,
                        blocks[static_cast<size_t>(i)], !symmetric);
-      // 7-bit weights have a faster tile of their own, on bytes.
-      if (kernel.rows_u16 && !bp.signed_7bit) kernels::i8_widen_rows(blocks[static_cast<size_t>(i)]);
+      if (widen) kernels::i8_widen_rows(blocks[static_cast<size_t>(i)]);
     }
   });
   pool.parallel_for(row_blocks * chunks, 1, [&](int64_t begin, int64_t end) {
