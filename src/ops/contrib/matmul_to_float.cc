@@ -25,8 +25,8 @@ constexpr Inputs kDynamic = {1, 2, 3, 4};
 
 class MatMulToFloatKernel final : public OpKernel {
  public:
-  MatMulToFloatKernel(bool dynamic, std::optional<quant::I8Weights> packed)
-      : dynamic_(dynamic), in_(dynamic ? kDynamic : kToFloat), packed_(std::move(packed)) {}
+  MatMulToFloatKernel(bool dynamic, Isa isa, std::optional<quant::I8Weights> packed)
+      : dynamic_(dynamic), in_(dynamic ? kDynamic : kToFloat), tier_(kernels::i8_gemm_kernel(isa)), packed_(std::move(packed)) {}
 
   Status infer(InferContext& ctx) const override {
     ctx.set_output(0, DataType::kFloat, nn::matmul_shape(ctx.shape(0), ctx.shape(in_.b)));
@@ -46,7 +46,8 @@ class MatMulToFloatKernel final : public OpKernel {
         return invalid_argument(std::string("A must be float32, got ") + dtype_name(a_in->dtype()));
       ASSIGN_OR_RETURN(a_q, Tensor::create_for_overwrite(DataType::kUInt8, a_in->shape()));
       uint8_t zero;
-      quant::dynamic_quantize(a_in->data<float>(), a_in->numel(), a_q.data<uint8_t>(), pa.scale, zero);
+      quant::dynamic_quantize(a_in->data<float>(), a_in->numel(), a_q.data<uint8_t>(), pa.scale, zero,
+                              tier_.quantize_u8);
       pa.zero = zero;
     } else {
       if (a_in->dtype() != DataType::kUInt8 && a_in->dtype() != DataType::kInt8)
@@ -106,6 +107,7 @@ class MatMulToFloatKernel final : public OpKernel {
 
   bool dynamic_;
   Inputs in_;
+  const kernels::I8GemmKernel& tier_;
   std::optional<quant::I8Weights> packed_;
 };
 
@@ -116,12 +118,12 @@ std::optional<quant::I8Weights> pack_b(const KernelInit& init, size_t b) {
 
 Result<std::unique_ptr<OpKernel>> create_to_float(const KernelInit& init) {
   TRY(check_inputs(init, 4, 7, {0, 1, 2, 3}));
-  return make_kernel<MatMulToFloatKernel>(false, pack_b(init, kToFloat.b));
+  return make_kernel<MatMulToFloatKernel>(false, init.isa, pack_b(init, kToFloat.b));
 }
 
 Result<std::unique_ptr<OpKernel>> create_dynamic(const KernelInit& init) {
   TRY(check_inputs(init, 3, 5, {0, 1, 2}));
-  return make_kernel<MatMulToFloatKernel>(true, pack_b(init, kDynamic.b));
+  return make_kernel<MatMulToFloatKernel>(true, init.isa, pack_b(init, kDynamic.b));
 }
 
 }  // namespace
