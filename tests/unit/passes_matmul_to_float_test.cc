@@ -97,5 +97,27 @@ TEST(PassesMatMulToFloat, SameBitsAsTheSeparateNodes) {
       }
 }
 
+// Quantized activations fed directly (uint8 x uint8), a constant a_scale, no zero points:
+// the fused node's optional inputs are left empty and the bits still match.
+TEST(PassesMatMulToFloat, ConstantScalesWithoutZeroPoints) {
+  const int64_t k = 19, n = 11;
+  ir::Graph g = graph({node("MatMulInteger", {"xq", "w"}, {"acc"}), node("Cast", {"acc"}, {"f"}, {int_attr("to", 1)}),
+                       node("Mul", {"ws", "xs"}, {"s"}), node("Mul", {"f", "s"}, {"p"}), node("Add", {"p", "bias"}, {"y"})},
+                      {tensor_info("xq", DataType::kUInt8)}, {tensor_info("y", DataType::kFloat)});
+  std::vector<uint8_t> w(static_cast<size_t>(k * n)), x(static_cast<size_t>(7 * k));
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<uint8_t>(i * 37 + 11);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint8_t>(i * 91 + 5);
+  add_initializer(g, "w", make<uint8_t>({k, n}, w));
+  add_initializer(g, "xs", make<float>({1}, {0.037f}));
+  add_initializer(g, "ws", random_floats({n}, 8, 0.001f, 0.01f));
+  add_initializer(g, "bias", random_floats({n}, 9, -1.0f, 1.0f));
+  const ir::Model m = model_of(std::move(g), 13);
+  EXPECT_EQ(op_types_after_passes(m, Mode::kDefault), (std::vector<std::string>{"MatMulIntegerToFloat"}));
+  const std::map<std::string, Tensor> feeds = {{"xq", make<uint8_t>({7, k}, x)}};
+  for (int threads : {1, 2})
+    EXPECT_TRUE(same_bits(run_model(m, Mode::kDefault, OptimizationLevel::kAll, feeds, threads),
+                          run_model(m, Mode::kDefault, OptimizationLevel::kNone, feeds, 1)));
+}
+
 }  // namespace
 }  // namespace twinrt
