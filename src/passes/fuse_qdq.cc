@@ -75,10 +75,7 @@ bool bias_matches(const ir::Graph& g, const QParams& b, const QParams& x, const 
 
 class QdqFuser {
  public:
-  explicit QdqFuser(ir::Graph& g) : g_(g), uses_(graph_uses(g)) {
-    for (size_t i = 0; i < g.nodes.size(); ++i)
-      for (const std::string& out : g.nodes[i].outputs) producer_[out] = i;
-  }
+  explicit QdqFuser(ir::Graph& g) : g_(g), uses_(graph_uses(g)), producer_(value_producers(g)) {}
 
   int run() {
     removed_.assign(g_.nodes.size(), false);

@@ -16,18 +16,10 @@ bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8;
 
 class QdqAddFuser {
  public:
-  explicit QdqAddFuser(ir::Graph& g) : g_(g), uses_(graph_uses(g)) {
-    for (size_t i = 0; i < g.nodes.size(); ++i)
-      for (const std::string& out : g.nodes[i].outputs) producer_[out] = i;
-  }
+  explicit QdqAddFuser(ir::Graph& g) : g_(g), uses_(graph_uses(g)), producer_(value_producers(g)) {}
 
   int run() {
-    removed_.assign(g_.nodes.size(), false);
-    int fused = 0;
-    for (size_t i = 0; i < g_.nodes.size(); ++i)
-      if (!removed_[i] && is_op(g_.nodes[i], "QuantizeLinear") && try_fuse(i)) ++fused;
-    erase_nodes(g_, removed_);
-    return fused;
+    return fuse_chains(g_, "QuantizeLinear", removed_, [this](size_t i) { return try_fuse(i); });
   }
 
  private:

@@ -30,4 +30,11 @@ void erase_nodes(ir::Graph& g, const std::vector<bool>& removed) {
   g.nodes = std::move(kept);
 }
 
+std::map<std::string, size_t> value_producers(const ir::Graph& g) {
+  std::map<std::string, size_t> producers;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (const std::string& out : g.nodes[i].outputs) producers[out] = i;
+  return producers;
+}
+
 }  // namespace twinrt::passes

@@ -24,4 +24,20 @@ GraphUses graph_uses(const ir::Graph& g);
 // Removes the nodes marked in `removed` (indexed like g.nodes), keeping the others' order.
 void erase_nodes(ir::Graph& g, const std::vector<bool>& removed);
 
+// Which node (index into g.nodes) writes each value.
+std::map<std::string, size_t> value_producers(const ir::Graph& g);
+
+// The loop of the chain fusers: try_fuse(i) on every ai.onnx `op` node not yet marked in
+// `removed` (which try_fuse marks the nodes it absorbs in), then the marked nodes erased.
+// Returns how many chains were fused.
+template <class TryFuse>
+int fuse_chains(ir::Graph& g, const char* op, std::vector<bool>& removed, TryFuse&& try_fuse) {
+  removed.assign(g.nodes.size(), false);
+  int fused = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (!removed[i] && g.nodes[i].op_type == op && g.nodes[i].domain.empty() && try_fuse(i)) ++fused;
+  erase_nodes(g, removed);
+  return fused;
+}
+
 }  // namespace twinrt::passes

@@ -5,6 +5,7 @@ namespace twinrt::passes {
 int fold_batch_norm(ir::Model& model);
 int fuse_qdq(ir::Model& model);
 int fuse_qdq_add(ir::Model& model);
+int fuse_matmul_integer_to_float(ir::Model& model);
 int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
 int fuse_elementwise(ir::Model& model);
@@ -21,6 +22,8 @@ const std::vector<GraphPass>& all_passes() {
       {"fuse_qdq", NumericsEffect::kValueChanging, fuse_qdq},
       // Before the float fusions, which would otherwise take the Add and Relu of a QDQ residual.
       {"fuse_qdq_add", NumericsEffect::kBitPreserving, fuse_qdq_add},
+      // Before the float fusions, which would otherwise take the scaling Mul and the bias Add.
+      {"fuse_matmul_integer_to_float", NumericsEffect::kBitPreserving, fuse_matmul_integer_to_float},
       {"fuse_residual_add", NumericsEffect::kBitPreserving, fuse_residual_add},
       {"fuse_clamp_activation", NumericsEffect::kBitPreserving, fuse_clamp_activation},
       {"fuse_elementwise", NumericsEffect::kBitPreserving, fuse_elementwise},

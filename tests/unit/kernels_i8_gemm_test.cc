@@ -65,9 +65,10 @@ std::vector<int32_t> run_reference(const TypePair& t, int64_t m, int64_t n, int6
 std::vector<int32_t> run_packed(const I8GemmKernel& kernel, const TypePair& t, bool rows_unsigned, int64_t m, int64_t n,
                                 int64_t k, const std::vector<uint8_t>& a, const std::vector<uint8_t>& b,
                                 const std::vector<int32_t>& za, int64_t zas, const std::vector<int32_t>& zb,
-                                int64_t zbs) {
+                                int64_t zbs, bool widen_rows = false) {
   I8Panels ra, sb;
   i8_pack(a.data(), t.a_unsigned, k, 1, 0, m, k, kernel.mr, rows_unsigned, ra);
+  if (widen_rows) i8_widen_rows(ra);
   i8_pack(b.data(), t.b_unsigned, 1, n, 0, n, k, kernel.nr, !rows_unsigned, sb);
   std::vector<int32_t> za_packed(za.size()), zb_packed(zb.size());
   for (size_t i = 0; i < za.size(); ++i) za_packed[i] = i8_packed_zero(za[i], t.a_unsigned, rows_unsigned);
@@ -106,6 +107,11 @@ TEST(I8GemmTiles, MatchReferenceOnEveryTier) {
                     << kernel.name << " m=" << m << " n=" << n << " k=" << k << " a_unsigned=" << t.a_unsigned
                     << " b_unsigned=" << t.b_unsigned << " rows_unsigned=" << rows_unsigned
                     << " per_vector=" << per_vector;
+              if (kernel.rows_u16) {  // unsigned rows widened once (MatMulInteger's activations)
+                ASSERT_EQ(run_packed(kernel, t, true, m, n, k, a, b, za, per_vector, zb, per_vector, true), want)
+                    << kernel.name << " rows_u16 m=" << m << " n=" << n << " k=" << k << " a_unsigned=" << t.a_unsigned
+                    << " b_unsigned=" << t.b_unsigned << " per_vector=" << per_vector;
+              }
             }
   }
 }
@@ -118,10 +124,15 @@ TEST(I8GemmTiles, WrapLikeTheReference) {
   const TypePair t{true, false};
   const auto want = run_reference(t, m, n, k, a, b, za, 0, zb, 0);
   ASSERT_NE(int64_t{want[0]}, int64_t{255} * -255 * k);  // the true sum does not fit: it wrapped
-  for (Isa isa : tiers())
+  for (Isa isa : tiers()) {
     for (bool rows_unsigned : {true, false})
       EXPECT_EQ(run_packed(i8_gemm_kernel(isa), t, rows_unsigned, m, n, k, a, b, za, 0, zb, 0), want)
           << i8_gemm_kernel(isa).name;
+    if (i8_gemm_kernel(isa).rows_u16) {
+      EXPECT_EQ(run_packed(i8_gemm_kernel(isa), t, true, m, n, k, a, b, za, 0, zb, 0, true), want)
+          << i8_gemm_kernel(isa).name << " rows_u16";
+    }
+  }
 }
 
 // Bytes whose value in the signed packed domain lies in [-64, 64], the condition of the

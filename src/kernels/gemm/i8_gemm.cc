@@ -24,6 +24,7 @@ void i8_gemm_6x8_rows_u8__avx2(const I8TileArgs&);
 void i8_gemm_6x8_rows_s8__avx2(const I8TileArgs&);
 void i8_gemm_6x8_rows_u8_7bit__avx2(const I8TileArgs&);
 void i8_gemm_6x8_rows_s8_7bit__avx2(const I8TileArgs&);
+void i8_gemm_6x8_rows_u16__avx2(const I8TileArgs&);
 void i8_gemm_6x8_indirect_u8__avx2(const I8TileArgs&);
 void i8_gemm_6x8_indirect_u8_7bit__avx2(const I8TileArgs&);
 void i8_gemm_6x32_rows_u8__avx512vnni(const I8TileArgs&);
@@ -38,18 +39,19 @@ void qdq_add_u8__avx2(const uint8_t*, const uint8_t*, int64_t, const QdqAddParam
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
 #if defined(__wasm_simd128__)
   static const I8GemmKernel scalar{"i8_gemm_6x8__wasmsimd", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
+                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
 #else
   static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
+                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
 #endif
 #ifdef TWINRT_X86
   static const I8GemmKernel avx2{"i8_gemm_6x8__avx2", 6, 8, i8_gemm_6x8_rows_u8__avx2, i8_gemm_6x8_rows_s8__avx2,
-                                 i8_gemm_6x8_rows_u8_7bit__avx2, i8_gemm_6x8_rows_s8_7bit__avx2, i8_gemm_6x8_indirect_u8__avx2,
+                                 i8_gemm_6x8_rows_u8_7bit__avx2, i8_gemm_6x8_rows_s8_7bit__avx2, i8_gemm_6x8_rows_u16__avx2,
+                                 i8_gemm_6x8_indirect_u8__avx2,
                                  i8_gemm_6x8_indirect_u8_7bit__avx2, requantize_u8__avx2, requantize_s8__avx2,
                                  quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2};
   static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
-                                 i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, nullptr, nullptr, requantize_u8__avx2, requantize_s8__avx2,
+                                 i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, nullptr, nullptr, nullptr, requantize_u8__avx2, requantize_s8__avx2,
                                  quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2};
   if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
   if (isa == Isa::kAvx512 || isa == Isa::kAvx2) return avx2;
@@ -134,6 +136,7 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
   out.k_groups = (k + 3) / 4;
   out.is_unsigned = to_unsigned;
   out.signed_7bit = false;
+  out.value_bytes = 1;
   const int64_t panels = (count + width - 1) / width, panel_bytes = out.k_groups * width * 4;
   out.bytes.resize(static_cast<size_t>(panels * panel_bytes));
   out.sums.assign(static_cast<size_t>(count), 0);
@@ -167,7 +170,17 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
       for (int64_t r = 0; r < valid; ++r) {
         const uint8_t* row = src + (first + i0 + r) * outer_stride;
         uint8_t* d = dst + r * 4;
-        for (int64_t p = 0; p < k; ++p) d[(p >> 2) * width * 4 + (p & 3)] = row[p * k_stride] ^ flip;
+        int64_t p = 0;
+        if (k_stride == 1) {  // a group's 4 bytes as one word (MatMulInteger's activations, every call)
+          const uint32_t flip4 = 0x01010101u * flip;
+          for (; p + 4 <= k; p += 4) {
+            uint32_t word;
+            std::memcpy(&word, row + p, 4);
+            word ^= flip4;
+            std::memcpy(d + (p >> 2) * width * 4, &word, 4);
+          }
+        }
+        for (; p < k; ++p) d[(p >> 2) * width * 4 + (p & 3)] = row[p * k_stride] ^ flip;
       }
     }
     // Sums of the packed values, over the panel just written.
@@ -179,13 +192,29 @@ void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_
   if (!to_unsigned) out.signed_7bit = all_7bit(out.bytes);
 }
 
+void i8_widen_rows(I8Panels& panels) {
+  if (panels.value_bytes != 1 || !panels.is_unsigned) return;
+  thread_local std::vector<uint8_t> wide;  // kept: the caller's panels take its storage in turn
+  const size_t n = panels.bytes.size();
+  wide.resize(2 * n);
+  const uint8_t* __restrict src = panels.bytes.data();
+  uint8_t* __restrict dst = wide.data();
+  for (size_t i = 0; i < n; ++i) {  // little-endian uint16 on every target twinrt builds for
+    dst[2 * i] = src[i];
+    dst[2 * i + 1] = 0;
+  }
+  panels.bytes.swap(wide);
+  panels.value_bytes = 2;
+}
+
 void i8_gemm_packed(const I8GemmKernel& kernel, const I8Operand& r, const I8Operand& s, int32_t* c, int64_t ldc) {
   const I8Panels& rp = *r.panels;
   const I8Panels& sp = *s.panels;
   // The signed operand decides whether the exact 7-bit tile applies.
   const bool fast = rp.is_unsigned ? sp.signed_7bit && kernel.rows_u8_7bit : rp.signed_7bit && kernel.rows_s8_7bit;
-  const I8TileFn tile = rp.is_unsigned ? (fast ? kernel.rows_u8_7bit : kernel.rows_u8)
-                                       : (fast ? kernel.rows_s8_7bit : kernel.rows_s8);
+  const I8TileFn tile = rp.value_bytes == 2 ? kernel.rows_u16
+                       : rp.is_unsigned     ? (fast ? kernel.rows_u8_7bit : kernel.rows_u8)
+                                            : (fast ? kernel.rows_s8_7bit : kernel.rows_s8);
   const uint32_t k = static_cast<uint32_t>(rp.k);
   // The zero-point terms, in uint32 so that they wrap like the reference's int32 sums. With
   // one zero point per panel side they split into a per-row and a per-column term, which

@@ -28,9 +28,10 @@ struct I8Panels {
   int64_t outer = 0, k = 0, k_groups = 0;
   bool is_unsigned = false;     // the domain the bytes are in
   bool signed_7bit = false;     // signed, and every value in [-64, 64] (the *_7bit tiles' condition)
-  std::vector<uint8_t> bytes;   // panel_count(outer, width) * k_groups * width * 4
+  int value_bytes = 1;          // 2: unsigned values widened to uint16 (i8_widen_rows), same order
+  std::vector<uint8_t> bytes;   // panel_count(outer, width) * k_groups * width * 4 * value_bytes
   std::vector<int32_t> sums;    // per row/column: the sum of its packed values, `outer` entries
-  const uint8_t* panel(int64_t i) const { return bytes.data() + i * k_groups * width * 4; }
+  const uint8_t* panel(int64_t i) const { return bytes.data() + i * k_groups * width * 4 * value_bytes; }
 };
 
 // One tile: rows <= mr of C from a row panel, cols <= nr from a column panel:
@@ -78,6 +79,8 @@ struct I8GemmKernel {
   I8TileFn rows_s8;      // row panels signed, column panels unsigned
   I8TileFn rows_u8_7bit;  // the same when the signed panels are 7-bit; null where no faster tile exists
   I8TileFn rows_s8_7bit;
+  I8TileFn rows_u16;     // row panels unsigned and widened (value_bytes 2), columns signed; null where
+                         // no faster tile exists (then rows are not widened)
   I8TileFn indirect_u8;       // rows read through I8TileArgs::indirect, unsigned; columns signed
   I8TileFn indirect_u8_7bit;  // the same for 7-bit column panels; null where no faster tile exists
   I8RequantizeU8Fn requantize_u8;  // requantize_u8/_s8 below, compiled for this tier
@@ -98,6 +101,10 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa);
 // is 0, which multiplies these sums by 0 (symmetric weights: the per-run activation panels).
 void i8_pack(const uint8_t* src, bool src_unsigned, int64_t outer_stride, int64_t k_stride, int64_t first,
              int64_t count, int64_t k, int width, bool to_unsigned, I8Panels& out, bool with_sums = true);
+
+// Widens packed unsigned panels to uint16 values in place (value_bytes 2), for kernels with a
+// rows_u16 tile: a row panel used against many column panels is widened once, not per tile.
+void i8_widen_rows(I8Panels& panels);
 
 // The zero point of an operand after packing moved it into the other domain.
 inline int32_t i8_packed_zero(int32_t zero, bool src_unsigned, bool to_unsigned) {

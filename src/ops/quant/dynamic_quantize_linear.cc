@@ -12,6 +12,8 @@ namespace {
 
 class DynamicQuantizeKernel final : public OpKernel {
  public:
+  explicit DynamicQuantizeKernel(Isa isa) : quantize_(kernels::i8_gemm_kernel(isa).quantize_u8) {}
+
   Status infer(InferContext& ctx) const override {
     std::optional<ir::Shape> shape;
     if (ctx.shape(0)) shape = *ctx.shape(0);
@@ -28,7 +30,7 @@ class DynamicQuantizeKernel final : public OpKernel {
     ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, DataType::kUInt8, x->shape()));
     float scale;
     uint8_t zero;
-    quant::dynamic_quantize(x->data<float>(), x->numel(), y->data<uint8_t>(), scale, zero);
+    quant::dynamic_quantize(x->data<float>(), x->numel(), y->data<uint8_t>(), scale, zero, quantize_);
     if (ctx.num_outputs() > 1 && ctx.output_requested(1)) {
       ASSIGN_OR_RETURN(Tensor * s, ctx.output(1, DataType::kFloat, {}));
       s->data<float>()[0] = scale;
@@ -39,23 +41,27 @@ class DynamicQuantizeKernel final : public OpKernel {
     }
     return Status::ok();
   }
+
+ private:
+  kernels::I8QuantizeU8Fn quantize_;  // the CPU tier's (AVX2: 8 lanes), same bytes as the scalar one
 };
 
 Result<std::unique_ptr<OpKernel>> create_dynamic_quantize(const KernelInit& init) {
   if (init.num_inputs() != 1 || !init.has_input(0) || init.num_outputs() > 3)
     return init.error("DynamicQuantizeLinear takes one input and gives at most three outputs");
-  return make_kernel<DynamicQuantizeKernel>();
+  return make_kernel<DynamicQuantizeKernel>(init.isa);
 }
 
 }  // namespace
 
-void quant::dynamic_quantize(const float* x, int64_t n, uint8_t* out, float& scale, uint8_t& zero) {
+void quant::dynamic_quantize(const float* x, int64_t n, uint8_t* out, float& scale, uint8_t& zero,
+                             kernels::I8QuantizeU8Fn quantize) {
   float lo, hi;
   kernels::f32_range_with_zero(x, n, lo, hi);
   scale = hi == lo ? 1.0f : (hi - lo) / 255.0f;
   const float initial_zero = 0.0f - lo / scale;
   zero = quant::quantize<uint8_t>(std::clamp(initial_zero, 0.0f, 255.0f), 0);
-  kernels::quantize_u8(x, n, scale, zero, out);
+  quantize(x, n, scale, zero, out);
 }
 
 TWINRT_REGISTER_OP("DynamicQuantizeLinear", 11, create_dynamic_quantize);

@@ -47,33 +47,47 @@ void matmul_packed(ThreadPool& pool, const I8Weights& b, const std::vector<int32
   const kernels::I8Panels& bp = b.parts[0];
   const int64_t n = bp.outer, k = bp.k;
   if (rows <= 0 || n <= 0) return;
-  const int64_t col_panels = (n + kernel.nr - 1) / kernel.nr;
-  // Row blocks of up to 8 panels; columns split too when rows alone cannot feed the pool.
-  const int64_t row_panels = (rows + kernel.mr - 1) / kernel.mr;
-  const int64_t want = pool.size() > 1 ? int64_t{pool.size()} * 4 : 1;
-  const int64_t block_panels = std::clamp<int64_t>(row_panels / want, 1, 8);
+  // Row blocks whose packed A stays in L2, so each column panel of B (from L3 or memory: BERT's
+  // weights are 85 MB) is read once per block and then stays in L1 while the block's row
+  // panels pass under it. Row panel by row panel, B was streamed once per 6 rows.
+  constexpr int64_t kRowBlockBytes = 256 * 1024, kChunkPanels = 16;
+  const int64_t row_panels = (rows + kernel.mr - 1) / kernel.mr, col_panels = (n + kernel.nr - 1) / kernel.nr;
+  const bool widen = kernel.rows_u16 && !bp.signed_7bit;  // 7-bit weights have a faster tile of their own, on bytes
+  const int64_t row_bytes = std::max<int64_t>(k, 1) * (widen ? 2 : 1);
+  const int64_t block_panels = std::clamp<int64_t>(kRowBlockBytes / (kernel.mr * row_bytes), 1, row_panels);
   const int64_t row_blocks = (row_panels + block_panels - 1) / block_panels;
-  const int64_t col_blocks = std::clamp<int64_t>(want / row_blocks, 1, col_panels);
-  const int64_t cols_per_block = (col_panels + col_blocks - 1) / col_blocks;
+  // Column chunks bound the int32 block handed to `store` (it stays in L2) and feed the pool.
+  const int64_t chunks = (col_panels + kChunkPanels - 1) / kChunkPanels;
   const int32_t za = kernels::i8_packed_zero(a_zero, a_unsigned, true);
   const int64_t zb_stride = b_zero.size() == 1 ? 0 : 1;
   const bool symmetric = std::all_of(b_zero.begin(), b_zero.end(), [](int32_t z) { return z == 0; });  // no row sums needed
-  pool.parallel_for(row_blocks * col_blocks, 1, [&](int64_t begin, int64_t end) {
-    kernels::I8Panels ap;
-    std::vector<int32_t> acc;
+  // Kept by the calling thread (fresh panels of up to 256 KB per call were fresh pages); the
+  // workers get a reference, since by name a lambda reaches its own thread's thread_local.
+  thread_local std::vector<kernels::I8Panels> kept;
+  if (kept.size() < static_cast<size_t>(row_blocks)) kept.resize(static_cast<size_t>(row_blocks));
+  std::vector<kernels::I8Panels>& blocks = kept;
+  pool.parallel_for(row_blocks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t r0 = i * block_panels * kernel.mr;
+      kernels::i8_pack(a, a_unsigned, k, 1, r0, std::min(block_panels * kernel.mr, rows - r0), k, kernel.mr, true,
+                       blocks[static_cast<size_t>(i)], !symmetric);
+      if (widen) kernels::i8_widen_rows(blocks[static_cast<size_t>(i)]);
+    }
+  });
+  pool.parallel_for(row_blocks * chunks, 1, [&](int64_t begin, int64_t end) {
+    thread_local std::vector<int32_t> acc;  // kept: a fresh buffer is fresh pages on every call
     for (int64_t t = begin; t < end; ++t) {
-      const int64_t r0 = (t / col_blocks) * block_panels * kernel.mr;
-      const int64_t r_count = std::min(block_panels * kernel.mr, rows - r0);
-      const int64_t cp0 = (t % col_blocks) * cols_per_block;
-      const int64_t cp_count = std::min(cols_per_block, col_panels - cp0);
-      if (cp_count <= 0) continue;
+      const kernels::I8Panels& ap = blocks[static_cast<size_t>(t / chunks)];
+      const int64_t r0 = (t / chunks) * block_panels * kernel.mr;
+      const int64_t cp0 = (t % chunks) * kChunkPanels, cp_count = std::min(kChunkPanels, col_panels - cp0);
       const int64_t c0 = cp0 * kernel.nr, c_count = std::min(cp_count * kernel.nr, n - c0);
-      kernels::i8_pack(a, a_unsigned, k, 1, r0, r_count, k, kernel.mr, true, ap, !symmetric);
-      acc.resize(static_cast<size_t>(r_count * c_count));
-      const kernels::I8Operand r{&ap, 0, (r_count + kernel.mr - 1) / kernel.mr, &za, 0};
-      const kernels::I8Operand s{&bp, cp0, cp_count, b_zero.data(), zb_stride};
-      kernels::i8_gemm_packed(kernel, r, s, acc.data(), c_count);
-      store(r0, r_count, c0, c_count, acc.data(), c_count);
+      acc.resize(std::max(acc.size(), static_cast<size_t>(ap.outer * c_count)));
+      const kernels::I8Operand r{&ap, 0, (ap.outer + kernel.mr - 1) / kernel.mr, &za, 0};
+      for (int64_t pj = 0; pj < cp_count; ++pj) {
+        const kernels::I8Operand s{&bp, cp0 + pj, 1, b_zero.data(), zb_stride};
+        kernels::i8_gemm_packed(kernel, r, s, acc.data() + pj * kernel.nr, c_count);
+      }
+      store(r0, ap.outer, c0, c_count, acc.data(), c_count);
     }
   });
 }

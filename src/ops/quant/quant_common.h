@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/gemm/i8_gemm.h"
 #include "kernels/math/math.h"
 #include "twinrt/status.h"
 #include "twinrt/tensor.h"
@@ -45,7 +46,9 @@ Result<ParamLayout> param_layout(const std::vector<int64_t>& shape, int64_t axis
                                  const std::string& what);
 
 // DynamicQuantizeLinear: a uint8 scale and zero point covering [min(x, 0), max(x, 0)]
-// (float32 arithmetic, as the spec's reference) and x quantized with them into out.
-void dynamic_quantize(const float* x, int64_t n, uint8_t* out, float& scale, uint8_t& zero);
+// (float32 arithmetic, as the spec's reference) and x quantized with them into out by
+// `quantize` (kernels::quantize_u8 or a tier's copy of it: the same bytes).
+void dynamic_quantize(const float* x, int64_t n, uint8_t* out, float& scale, uint8_t& zero,
+                      kernels::I8QuantizeU8Fn quantize = kernels::quantize_u8);
 
 }  // namespace twinrt::quant
