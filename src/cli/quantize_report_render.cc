@@ -165,7 +165,11 @@ std::string html_table(const QuantReport& r) {
            cell(format_number(a.sqnr_db), true) + "<td class=\"" + (a.passed ? "pass\">PASS" : "fail\">FAIL") +
            "</td>" + cell(cases_text(r, v), true) + "</tr>";
   }
-  return h + "</table></div>";
+  h += "</table></div>";
+  for (const VariantReport& v : r.variants)
+    for (const EngineLatency& l : v.latency)
+      if (!l.error.empty()) h += "<p>" + parity::html_escape(v.label + " on " + l.engine + ": no time: " + l.error) + "</p>";
+  return h;
 }
 
 // The chart of one variant: each shared tensor's relative error (light) and what its layer
