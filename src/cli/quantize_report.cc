@@ -68,10 +68,7 @@ Status check_flags(const QuantReportFlags& f) {
   if (f.runs < 1 || f.warmup < 0) return invalid_argument("--runs must be at least 1 and --warmup at least 0");
   if (f.threads < 1 || f.threads > 256) return invalid_argument("--threads must be between 1 and 256");
   ASSIGN_OR_RETURN(auto engines, split_engine_list(f.engines));
-  const auto known = engines::engine_names();
-  for (const std::string& e : engines)
-    if (std::find(known.begin(), known.end(), e) == known.end())
-      return invalid_argument("--engines: unknown engine '" + e + "'");
+  for (const std::string& e : engines) TRY(check_engine_name(e).with_context("--engines: "));
   return Status::ok();
 }
 

@@ -14,7 +14,10 @@ namespace {
 // the same file; each runs alone (no other engine loaded meanwhile).
 EngineLatency time_engine(const std::string& name, const std::string& path, const engines::TensorMap& inputs,
                           const MeasureSettings& s) {
-  const auto failed = [&](const Status& st) { return EngineLatency{name, 0, st.message()}; };
+  const auto failed = [&](const Status& st) {
+    const std::string& m = st.message();  // one line in the table: runners' messages may end in a newline
+    return EngineLatency{name, 0, m.substr(0, m.find_last_not_of(" \n") + 1)};
+  };
   auto engine = engines::make_engine(name, s.options);
   if (!engine) return failed(engine.status());
   if (Status st = (*engine)->load(path); !st.is_ok()) return failed(st);
