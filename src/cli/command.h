@@ -19,6 +19,7 @@ Command add_bench_command(CLI::App& root);
 Command add_compare_command(CLI::App& root);
 Command add_localize_command(CLI::App& root);
 Command add_quantize_command(CLI::App& root);
+Command add_quantize_report_command(CLI::App& root);
 Command add_report_command(CLI::App& root);
 Command add_pipeline_command(CLI::App& root);
 

@@ -48,6 +48,8 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+}  // namespace
+
 Status check_engine_name(const std::string& name) {
   const auto known = engines::engine_names();
   // twinrt's native engines take an ISA tier after a colon ("twinrt-exact:avx2"),
@@ -59,8 +61,6 @@ Status check_engine_name(const std::string& name) {
   for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
   return invalid_argument("unknown engine '" + name + "' (known: " + list + ")");
 }
-
-}  // namespace
 
 Result<std::vector<PlannedRun>> plan_runs(const ParityFlags& f, const std::string& baseline) {
   std::vector<PlannedRun> runs;

@@ -41,6 +41,9 @@ struct PlannedRun {
   std::string model;
 };
 
+// An engine make_engine knows (twinrt's native ones may add ":ISA"), else an error listing them.
+Status check_engine_name(const std::string& name);
+
 // One model needs two or more engines; two models need one engine (default twinrt).
 // `baseline` (may be empty) moves that engine first. Unknown engine names are refused.
 Result<std::vector<PlannedRun>> plan_runs(const ParityFlags& f, const std::string& baseline);

@@ -24,6 +24,10 @@ void add_input_set_flags(CLI::App* cmd, InputSetFlags& f) {
       ->check(CLI::NonNegativeNumber)->capture_default_str();
 }
 
+bool gives_input_values(const InputSetFlags& f) {
+  return !f.inputs.empty() || !f.cases_dir.empty() || !f.test_data_dir.empty() || !f.images.empty();
+}
+
 Result<parity::InputSpec> to_input_spec(const InputSetFlags& f) {
   parity::InputSpec spec;
   spec.files = f.inputs;

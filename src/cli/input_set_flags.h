@@ -30,6 +30,9 @@ struct InputSetFlags {
 // is shared instead of registered twice.
 void add_input_set_flags(CLI::App* cmd, InputSetFlags& f);
 
+// Whether the flags name input values (files, test data, cases or images), not only random ones.
+bool gives_input_values(const InputSetFlags& f);
+
 // Validates the flags (naming the flag at fault) and builds the spec.
 Result<parity::InputSpec> to_input_spec(const InputSetFlags& f);
 

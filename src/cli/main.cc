@@ -20,13 +20,13 @@ int main_impl(int argc, char** argv) {
   const std::vector<Command> commands = {add_run_command(app), add_inspect_command(app),
                                          add_bench_command(app),
                                          add_compare_command(app), add_localize_command(app),
-                                         add_quantize_command(app), add_report_command(app), add_pipeline_command(app)};
+                                         add_quantize_command(app), add_quantize_report_command(app), add_report_command(app), add_pipeline_command(app)};
   // CLI11 would report a mistyped command as "A subcommand is required".
   const bool known_command = argc > 1 && std::any_of(commands.begin(), commands.end(), [&](const Command& c) {
     return c.parser->get_name() == argv[1];
   });
   if (argc > 1 && argv[1][0] != '-' && !known_command) {
-    std::fprintf(stderr, "twinrt: error: unknown command '%s' (expected run, inspect, bench, compare, localize, quantize, report or pipeline)\n", argv[1]);
+    std::fprintf(stderr, "twinrt: error: unknown command '%s' (expected run, inspect, bench, compare, localize, quantize, quantize-report, report or pipeline)\n", argv[1]);
     return kExitBadInput;
   }
   try {

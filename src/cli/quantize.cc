@@ -11,6 +11,7 @@
 #include "cli/input_set_flags.h"
 #include "cli/progress_bar.h"
 #include "cli/quantize_search.h"
+#include "io/file_io.h"
 #include "onnx/loader.h"
 #include "onnx/writer.h"
 #include "quantize/quantize.h"
@@ -34,11 +35,6 @@ struct QuantizeFlags {
   int max_steps = 10;
   bool progress = false;
 };
-
-int64_t file_size(const std::string& path) {
-  struct stat st{};
-  return stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
-}
 
 bool is_directory(const std::string& path) {
   struct stat st{};
@@ -67,11 +63,7 @@ Result<quantize::QuantizeOptions> options_of(const QuantizeFlags& f) {
   return o;
 }
 
-bool has_calibration_inputs(const QuantizeFlags& f) {
-  const InputSetFlags& in = f.inputs;
-  return !f.calibrate.empty() || !in.inputs.empty() || !in.cases_dir.empty() || !in.test_data_dir.empty() ||
-         !in.images.empty();
-}
+bool has_calibration_inputs(const QuantizeFlags& f) { return !f.calibrate.empty() || gives_input_values(f.inputs); }
 
 std::vector<quantize::Feeds> feeds_of(const parity::InputSet& inputs) {
   std::vector<quantize::Feeds> cases;
@@ -160,7 +152,7 @@ void print_summary(const QuantizeFlags& f, const quantize::QuantizeSummary& s) {
   for (const auto& [op, count] : s.quantized) std::printf(" %s %d", op.c_str(), count);
   std::printf("\n%s weight elements: %lld\n", f.fp16 ? "float16" : "int8", static_cast<long long>(s.weights_quantized));
   for (const std::string& why : s.skipped) std::printf("kept in float: %s\n", why.c_str());
-  const int64_t before = file_size(f.model), after = file_size(f.output);
+  const int64_t before = io::file_size_or_minus_one(f.model), after = io::file_size_or_minus_one(f.output);
   if (before > 0 && after >= 0)
     std::printf("file size: %lld -> %lld bytes (%.1f%%)\n", static_cast<long long>(before), static_cast<long long>(after),
                 100.0 * static_cast<double>(after) / static_cast<double>(before));

@@ -72,4 +72,9 @@ Status write_file_bytes(const std::string& path, std::string_view bytes) {
   return write_then_rename(path, bytes);
 }
 
+int64_t file_size_or_minus_one(const std::string& path) {
+  struct stat st{};
+  return stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : -1;
+}
+
 }  // namespace twinrt::io

@@ -1,6 +1,7 @@
 // Whole-file reads and writes with errors that name the file and the reason.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -21,5 +22,8 @@ Result<std::string> read_file_bytes(const std::string& path, const ResourceLimit
 //  - anything else that exists (device, FIFO, symlink): opened and written in place, never
 //    replaced (renaming over /dev/full or a symlink would destroy it).
 Status write_file_bytes(const std::string& path, std::string_view bytes);
+
+// The size of the file at `path` in bytes (symlinks followed), or -1 when it cannot be stat'ed.
+int64_t file_size_or_minus_one(const std::string& path);
 
 }  // namespace twinrt::io

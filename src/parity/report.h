@@ -130,5 +130,7 @@ void keep_worst_cases(std::vector<CaseResult>& cases, size_t keep);
 nlohmann::json to_json(const Report& report);
 std::string render_terminal(const Report& report);   // plain text, fits 120 columns
 std::string render_html(const Report& report);       // one self-contained page
+// render_html's inline CSS (charts included), for other pages that show the same charts.
+const char* report_stylesheet();
 
 }  // namespace twinrt::parity

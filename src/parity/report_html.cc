@@ -40,6 +40,12 @@ svg text{font:10px system-ui,sans-serif;fill:#57606a}svg .count{fill:#1d2329}svg
 .swatch{display:inline-block;width:12px;height:10px;margin-right:4px;vertical-align:middle}
 )css";
 
+}  // namespace
+
+const char* report_stylesheet() { return kStyle; }
+
+namespace {
+
 struct Cell {
   std::string html;
   bool numeric = false;

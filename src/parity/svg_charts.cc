@@ -131,7 +131,8 @@ std::string svg_error_histogram(const ErrorHistogram& histogram, std::optional<d
   return svg + "</svg>";
 }
 
-std::string svg_layer_errors(const std::vector<LayerEntry>& layers, const LayerEntry* highlighted) {
+std::string svg_layer_errors(const std::vector<LayerEntry>& layers, const LayerEntry* highlighted,
+                             const LayerChartWords& words) {
   std::vector<const LayerEntry*> order;
   for (const LayerEntry& l : layers) order.push_back(&l);
   std::stable_sort(order.begin(), order.end(),
@@ -153,7 +154,7 @@ std::string svg_layer_errors(const std::vector<LayerEntry>& layers, const LayerE
       svg += rect(x - 1, top, slot + 2, plot_height, "divergence");
       const bool right_half = x > left + slot * n / 2;
       svg += text(right_half ? x - 3 : x + slot + 3, top - 8, right_half ? "end" : "start",
-                  "first divergence: " + highlighted->node, "note");
+                  words.highlighted + highlighted->node, "note");
     }
   if (!scale) {
     svg += text(width / 2, top + plot_height / 2, "middle", "every tensor matches exactly", "note");
@@ -178,9 +179,10 @@ std::string svg_layer_errors(const std::vector<LayerEntry>& layers, const LayerE
     const double x = left + slot * static_cast<double>(i);
     const bool measured = !(l.own_error < 0);
     svg += "<g><title>" +
-           html_escape(l.node + " (" + l.op + ") output " + l.tensor + ": total " + format_number(l.total_error) +
-                       ", own " + (measured ? format_number(l.own_error) : "not measured") + ", budget " +
-                       format_number(l.budget)) +
+           html_escape(l.node + " (" + l.op + ") output " + l.tensor + ": " + words.total + " " +
+                       format_number(l.total_error) + ", " + words.own + " " +
+                       (measured ? format_number(l.own_error) : "not measured") +
+                       (l.budget > 0 ? ", budget " + format_number(l.budget) : "")) +
            "</title>" + bar(x + gap, slot - 2 * gap, l.total_error, "total") +
            (measured ? bar(x + slot / 4, slot / 2, l.own_error, "own") : "") + "</g>";
     if (std::isfinite(l.budget) && l.budget > 0) {
@@ -194,7 +196,7 @@ std::string svg_layer_errors(const std::vector<LayerEntry>& layers, const LayerE
   if (!budget_path.empty()) svg += "<path class=\"budget\" d=\"" + budget_path + "\"/>";
   svg += line(left, bottom, left + slot * n, bottom, "axis");
   svg += text(left, bottom + 22, "start",
-              "nodes in topological order (" + std::to_string(order.size()) + "); max |error|, log scale");
+              "nodes in topological order (" + std::to_string(order.size()) + "); " + words.axis + ", log scale");
   return svg + "</svg>";
 }
 

@@ -15,8 +15,17 @@ namespace twinrt::parity {
 // when it falls inside the decades drawn.
 std::string svg_error_histogram(const ErrorHistogram& histogram, std::optional<double> expected_abs);
 
+// What svg_layer_errors calls its values: localize's by default; quantize-report plots
+// relative errors with the same chart.
+struct LayerChartWords {
+  std::string highlighted = "first divergence: ";
+  std::string total = "total", own = "own";
+  std::string axis = "max |error|";
+};
+
 // Total and own error per node in topological order on a log scale, the budget as a
 // dashed step line, `highlighted` (the first divergence, may be null) on a tinted band.
-std::string svg_layer_errors(const std::vector<LayerEntry>& layers, const LayerEntry* highlighted);
+std::string svg_layer_errors(const std::vector<LayerEntry>& layers, const LayerEntry* highlighted,
+                             const LayerChartWords& words = {});
 
 }  // namespace twinrt::parity
