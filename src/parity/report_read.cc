@@ -76,9 +76,16 @@ OutputComparison comparison(const json& j) {
   c.policy = j.at("policy").get<std::string>();
   c.metrics = metrics(j.at("metrics"));
   c.verdict.passed = j.at("verdict").at("passed").get<bool>();
-  if (const json& e = j.at("expected"); !e.is_null())
-    c.expected = ExpectedError{e.at("own_reduction_length").get<int64_t>(), number(e.at("own_relative")),
-                               number(e.at("relative")), number(e.at("absolute"))};
+  if (const json& e = j.at("expected"); !e.is_null()) {
+    ExpectedError x;
+    x.own_reduction_length = e.at("own_reduction_length").get<int64_t>();
+    x.own_relative = number(e.at("own_relative"));
+    x.relative = number(e.at("relative"));
+    x.absolute = number(e.at("absolute"));
+    x.saturated = e.value("saturated", false);
+    if (const json& why = e.value("not_estimable", json(nullptr)); why.is_string()) x.not_estimable = why.get<std::string>();
+    c.expected = x;
+  }
   return c;
 }
 

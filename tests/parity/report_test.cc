@@ -8,6 +8,7 @@
 #include "parity/noise_floor.h"
 #include "parity/report.h"
 #include "parity/report_format.h"
+#include "parity/report_merge.h"
 #include "sample_report.h"
 
 namespace twinrt::parity {
@@ -102,6 +103,23 @@ TEST(ReportJson, RoundTripsWithSchemaVersionAndEveryField) {
   EXPECT_EQ(probs["metrics"]["histogram"]["non_finite"], 4);
   EXPECT_EQ(probs["metrics"]["probability"]["rows"], 2);
   EXPECT_EQ(probs["metrics"]["probability"]["top1_agreement"], 0.5);
+}
+
+// `twinrt report merge` reads parts back: the expected error keeps its saturation and the
+// reason it could not be estimated (both were dropped before 2026-12-02).
+TEST(ReportJson, ReadBackKeepsTheExpectedErrorsFlags) {
+  Report r = sample_report();
+  ASSERT_TRUE(r.outputs[0].expected.has_value());
+  r.outputs[0].expected->saturated = true;
+  r.outputs[0].expected->not_estimable = "a QuantizeLinear upstream";
+  auto back = report_from_json(json::parse(to_json(r).dump()), "part.json");
+  ASSERT_TRUE(back.is_ok()) << back.status().message();
+  const std::optional<ExpectedError>& e = back.value().outputs[0].expected;
+  ASSERT_TRUE(e.has_value());
+  EXPECT_TRUE(e->saturated);
+  EXPECT_EQ(e->not_estimable, "a QuantizeLinear upstream");
+  EXPECT_EQ(e->own_reduction_length, r.outputs[0].expected->own_reduction_length);
+  EXPECT_FALSE(back.value().outputs[1].expected.has_value() && back.value().outputs[1].expected->saturated);
 }
 
 TEST(ReportJson, NonFiniteNumbersAreStrings) {
