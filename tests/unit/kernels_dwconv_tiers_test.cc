@@ -102,16 +102,9 @@ std::vector<Case> cases() {
   return out;
 }
 
-std::vector<Isa> supported_tiers() {
-  std::vector<Isa> tiers;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512})
-    if (isa_supported(isa)) tiers.push_back(isa);
-  return tiers;
-}
-
 TEST(KernelsDwConvTiers, ExactKernelsMatchTheReferenceBitForBit) {
   uint32_t seed = 1;
-  for (Isa isa : supported_tiers())
+  for (Isa isa : supported_isas())
     for (const Case& c : cases())
       for (bool specials : {false, true}) {
         const auto [got, want] = run(f32_dwconv_kernel(isa, false), c, seed += 3, specials);
@@ -126,7 +119,7 @@ TEST(KernelsDwConvTiers, ExactKernelsMatchTheReferenceBitForBit) {
 
 TEST(KernelsDwConvTiers, FmaKernelsStayWithinFloatError) {
   uint32_t seed = 500;
-  for (Isa isa : supported_tiers())
+  for (Isa isa : supported_isas())
     for (const Case& c : cases()) {
       const auto [got, want] = run(f32_dwconv_kernel(isa, true), c, seed += 3, false);
       for (size_t i = 0; i < got.size(); ++i)

@@ -132,13 +132,6 @@ std::vector<Case> cases_around(const kernels::F32GemmKernel& kernel) {
   return cases;
 }
 
-std::vector<Isa> supported_tiers() {
-  std::vector<Isa> tiers;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512})
-    if (kernels::isa_supported(isa)) tiers.push_back(isa);
-  return tiers;
-}
-
 std::string describe(const kernels::F32GemmKernel& kernel, const Case& c, BForm form, int threads) {
   return std::string(kernel.name) + " m=" + std::to_string(c.m) + " n=" + std::to_string(c.n) + " k=" +
          std::to_string(c.k) + " transA=" + std::to_string(c.trans_a) + " bias=" + std::to_string(c.bias) + " residual=" + std::to_string(c.residual) +
@@ -164,7 +157,7 @@ bool same_bits(const std::vector<float>& x, const std::vector<float>& y) {
 
 TEST(KernelsF32GemmTiles, ExactKernelsMatchTheSpecBitForBit) {
   uint32_t seed = 1;
-  for (Isa isa : supported_tiers()) {
+  for (Isa isa : kernels::supported_isas()) {
     const kernels::F32GemmKernel& kernel = kernels::f32_gemm_kernel(isa, false);
     for (const Case& c : cases_around(kernel)) {
       const auto [a, b, bias] = random_operands(c, seed);
@@ -180,7 +173,7 @@ TEST(KernelsF32GemmTiles, ExactKernelsMatchTheSpecBitForBit) {
 
 TEST(KernelsF32GemmTiles, FmaKernelsStayWithinFloatError) {
   uint32_t seed = 1000;
-  for (Isa isa : supported_tiers()) {
+  for (Isa isa : kernels::supported_isas()) {
     const kernels::F32GemmKernel& kernel = kernels::f32_gemm_kernel(isa, true);
     for (const Case& c : cases_around(kernel)) {
       const auto [a, b, bias] = random_operands(c, seed);

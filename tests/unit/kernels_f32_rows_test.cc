@@ -37,19 +37,12 @@ std::vector<float> row(int64_t n, unsigned seed) {
   return x;
 }
 
-std::vector<Isa> tiers() {
-  std::vector<Isa> out;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512})
-    if (isa_supported(isa)) out.push_back(isa);
-  return out;
-}
-
 uint32_t bits(float v) { return std::bit_cast<uint32_t>(v); }
 
 const int64_t kLengths[] = {0, 1, 7, 31, 32, 33, 63, 64, 65, 128, 768, 1001};
 
 TEST(KernelsF32Rows, SumsFollowTheSpecifiedOrderOnEveryTier) {
-  for (Isa isa : tiers()) {
+  for (Isa isa : supported_isas()) {
     const F32RowKernels& k = f32_row_kernels(isa);
     for (int64_t n : kLengths) {
       SCOPED_TRACE(std::string(isa_name(isa)) + " n=" + std::to_string(n));
@@ -65,7 +58,7 @@ TEST(KernelsF32Rows, SumsFollowTheSpecifiedOrderOnEveryTier) {
 }
 
 TEST(KernelsF32Rows, MaxPropagatesNaNAndSumsKeepSpecials) {
-  for (Isa isa : tiers()) {
+  for (Isa isa : supported_isas()) {
     SCOPED_TRACE(isa_name(isa));
     const F32RowKernels& k = f32_row_kernels(isa);
     std::vector<float> x = row(45, 3);
@@ -82,7 +75,7 @@ TEST(KernelsF32Rows, MaxPropagatesNaNAndSumsKeepSpecials) {
 }
 
 TEST(KernelsF32Rows, MapsGiveTheScalarExpressionsBits) {
-  for (Isa isa : tiers()) {
+  for (Isa isa : supported_isas()) {
     const F32RowKernels& k = f32_row_kernels(isa);
     for (int64_t n : kLengths) {
       SCOPED_TRACE(std::string(isa_name(isa)) + " n=" + std::to_string(n));

@@ -80,17 +80,10 @@ std::vector<int32_t> run_packed(const I8GemmKernel& kernel, const TypePair& t, b
   return c;
 }
 
-std::vector<Isa> tiers() {
-  std::vector<Isa> out;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512})
-    if (isa_supported(isa)) out.push_back(isa);
-  return out;
-}
-
 TEST(I8GemmTiles, MatchReferenceOnEveryTier) {
   std::mt19937 rng(7);
   const TypePair pairs[] = {{true, false}, {true, true}, {false, false}, {false, true}};
-  for (Isa isa : tiers()) {
+  for (Isa isa : supported_isas()) {
     const I8GemmKernel& kernel = i8_gemm_kernel(isa);
     for (int64_t m : {1, 5, 6, 7, 13})
       for (int64_t n : {1, 7, 8, 9, 31, 32, 33, 70})
@@ -124,7 +117,7 @@ TEST(I8GemmTiles, WrapLikeTheReference) {
   const TypePair t{true, false};
   const auto want = run_reference(t, m, n, k, a, b, za, 0, zb, 0);
   ASSERT_NE(int64_t{want[0]}, int64_t{255} * -255 * k);  // the true sum does not fit: it wrapped
-  for (Isa isa : tiers()) {
+  for (Isa isa : supported_isas()) {
     for (bool rows_unsigned : {true, false})
       EXPECT_EQ(run_packed(i8_gemm_kernel(isa), t, rows_unsigned, m, n, k, a, b, za, 0, zb, 0), want)
           << i8_gemm_kernel(isa).name;
@@ -152,7 +145,7 @@ std::vector<uint8_t> random_7bit(size_t n, bool is_unsigned, std::mt19937& rng) 
 // its extremes too (255 * 64 * 2 is the largest int16 pair sum).
 TEST(I8GemmTiles, SevenBitSignedPanelsMatchReferenceOnEveryTier) {
   std::mt19937 rng(11);
-  for (Isa isa : tiers()) {
+  for (Isa isa : supported_isas()) {
     const I8GemmKernel& kernel = i8_gemm_kernel(isa);
     for (int64_t m : {1, 5, 6, 7, 13})
       for (int64_t n : {1, 7, 8, 9, 33})
@@ -216,7 +209,7 @@ TEST(I8GemmTiles, SevenBitTilesWrapLikeTheReference) {
   const TypePair t{true, false};
   const auto want = run_reference(t, m, n, k, a, b, za, 0, zb, 0);
   ASSERT_NE(int64_t{want[0]}, int64_t{255} * -64 * k);
-  for (Isa isa : tiers())
+  for (Isa isa : supported_isas())
     EXPECT_EQ(run_packed(i8_gemm_kernel(isa), t, true, m, n, k, a, b, za, 0, zb, 0), want) << i8_gemm_kernel(isa).name;
 }
 
@@ -237,7 +230,7 @@ TEST(Requantize, MatchesQuantizeOfTheFloatProductOnEveryTier) {
   for (float mult : multipliers)
     for (int32_t bias : {0, 100, -77777, std::numeric_limits<int32_t>::max()})
       for (int32_t zp : {0, 3, 128, 255, -128, 127})
-        for (Isa isa : tiers()) {
+        for (Isa isa : supported_isas()) {
           const I8GemmKernel& tier = i8_gemm_kernel(isa);
           std::vector<uint8_t> u8(acc.size());
           std::vector<int8_t> s8(acc.size());
@@ -262,7 +255,7 @@ TEST(Requantize, EveryTierMatchesScalarAtEveryLength) {
   std::vector<float> mult(101);
   for (size_t i = 0; i < acc.size(); ++i) acc[i] = accs(rng), mult[i] = mults(rng);
   const I8GemmKernel& scalar = i8_gemm_kernel(Isa::kScalar);
-  for (Isa isa : tiers())
+  for (Isa isa : supported_isas())
     for (int64_t start : {0, 1, 5})
       for (int64_t n = 0; n + start <= 96; ++n)
         for (int64_t stride : {0, 1}) {
@@ -287,7 +280,7 @@ TEST(QdqAdd, TierLoopsMatchTheSeparateNodes) {
   const QdqAddParams params[] = {{0.02f, 0.03f, 0.04f, 128, 120, 3, true}, {0.02f, 0.03f, 0.04f, 128, 120, 3, false},
                                  {0.5f, 0.25f, 0.001f, 0, 255, 128, false}, {0.1f, 0.1f, 0.2f, 7, 9, 0, true},
                                  {inf, 0.1f, 0.2f, 0, 9, 5, true}, {inf, 0.1f, 0.2f, 0, 9, 5, false}};
-  for (Isa isa : tiers()) {
+  for (Isa isa : supported_isas()) {
     const I8GemmKernel& tier = i8_gemm_kernel(isa);
     if (!tier.qdq_add_u8) continue;
     for (const QdqAddParams& p : params) {
@@ -314,7 +307,7 @@ TEST(Quantize, MatchesQuantizeOfTheQuotient) {
   for (int i = 0; i < 3000; ++i) x.push_back(dist(rng));
   for (float scale : {1.0f, 0.5f, 0.0371f, 3.0f, 1e-20f})
     for (int32_t zp : {0, 7, 128, 255, -128, 127, -3}) {
-      for (Isa isa : tiers()) {  // each tier's copy of the loops too
+      for (Isa isa : supported_isas()) {  // each tier's copy of the loops too
         const I8GemmKernel& tier = i8_gemm_kernel(isa);
         std::vector<uint8_t> u8(x.size());
         std::vector<int8_t> s8(x.size());

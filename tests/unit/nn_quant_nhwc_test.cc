@@ -21,13 +21,6 @@ namespace {
 
 using namespace control_testing;
 
-std::vector<Isa> tiers() {
-  std::vector<Isa> out;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512})
-    if (kernels::isa_supported(isa)) out.push_back(isa);
-  return out;
-}
-
 struct ConvCase {
   quant::NhwcConvShape s;
   int64_t out_channels;
@@ -99,7 +92,7 @@ TEST(ConvNhwc, MatchesTheDefinitionOnEveryTier) {
     const int32_t yz = static_cast<int32_t>(rng() % 256);
     const std::vector<uint8_t> want = direct(c, x, xz, w, bias, mult, yz);
     const Tensor wt = make<int8_t>({c.out_channels, s.channels, s.kernel_h, s.kernel_w}, w);
-    for (Isa isa : tiers()) {
+    for (Isa isa : kernels::supported_isas()) {
       const std::optional<quant::NhwcConvWeights> packed = quant::pack_nhwc_conv_weights(isa, wt);
       ASSERT_TRUE(packed.has_value());
       EXPECT_EQ(packed->panels.signed_7bit, c.seven_bit);
@@ -188,7 +181,7 @@ TEST(LayoutNhwc, SameBytesAsTheNchwGraph) {
     return *out;
   };
   const auto plain = run(OptimizationLevel::kNone, Isa::kScalar, 1);
-  for (Isa isa : tiers())
+  for (Isa isa : kernels::supported_isas())
     for (int threads : {1, 2}) {
       const auto nhwc = run(OptimizationLevel::kBasic, isa, threads);
       for (const char* name : {"yf", "a", "c"}) {

@@ -19,20 +19,13 @@ std::vector<T> random_values(size_t n, std::mt19937& rng) {
   return v;
 }
 
-std::vector<Isa> tiers() {
-  std::vector<Isa> out;
-  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512})
-    if (kernels::isa_supported(isa)) out.push_back(isa);
-  return out;
-}
-
 // Runs `build(weights_constant)` through the reference path once, then the packed path
 // on every tier at 1 and 2 threads, and compares the raw output bytes.
 template <class Build>
 void expect_packed_matches_reference(Build&& build, const std::string& what) {
   auto want = build(false).run(Mode::kDefault);
   ASSERT_TRUE(want.is_ok()) << what << ": " << want.status().message();
-  for (Isa isa : tiers())
+  for (Isa isa : kernels::supported_isas())
     for (int threads : {1, 2}) {
       auto got = build(true).isa(isa).run(Mode::kDefault, threads);
       ASSERT_TRUE(got.is_ok()) << what << ": " << got.status().message();

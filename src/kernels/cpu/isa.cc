@@ -62,6 +62,13 @@ bool isa_supported(Isa isa) {
   return false;
 }
 
+std::vector<Isa> supported_isas() {
+  std::vector<Isa> out;
+  for (Isa isa : {Isa::kScalar, Isa::kAvx2, Isa::kAvx512})
+    if (isa_supported(isa)) out.push_back(isa);
+  return out;
+}
+
 bool cpu_has_avx512_vnni() { return features().avx512_vnni; }
 
 Isa best_isa() {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "twinrt/session.h"
 
@@ -13,6 +14,8 @@ namespace twinrt::kernels {
 
 // Whether the CPU (and the OS, which must save the wider registers: XGETBV) supports `isa`.
 bool isa_supported(Isa isa);
+// Every tier isa_supported accepts, scalar first (the tiers tests and benchmarks compare).
+std::vector<Isa> supported_isas();
 // Whether the CPU has AVX-512 VNNI (with AVX-512BW and OS support): the avx512 tier's
 // 8-bit integer products use it when present.
 bool cpu_has_avx512_vnni();
