@@ -29,7 +29,10 @@ constexpr int64_t kInPlaceBMaxAPanels = 4;
 // are then written along the row, a few streams the prefetcher follows, instead of one
 // line in each of hundreds of rows, and with so few k steps per tile those misses are what
 // the tile waits on. The block is then kept to kShortKBlockBytes so that it stays in L2
-// while every A panel passes over it.
+// while every A panel passes over it. On one thread only: when tasks split C's columns, a
+// thread running along a row had the prefetcher pull in the next task's lines, which the
+// other thread was writing (MobileNetV2's 24 -> 144 expansion at 56 x 56, 2 threads: 0.24
+// -> 0.58 ms).
 constexpr int64_t kShortK = 128;
 constexpr int64_t kShortKBlockBytes = 256 * 1024;
 
@@ -75,7 +78,7 @@ Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, in
   } else {
     // Every A panel against a block of B panels made once; rows split only when the
     // columns cannot feed the threads.
-    t.rows_outer = k <= kShortK;
+    t.rows_outer = serial && k <= kShortK;
     const int64_t most = std::max<int64_t>(1, (t.rows_outer ? kShortKBlockBytes : kBBlockBytes) / (k * kernel.nr * 4));
     t.n_blocks = std::clamp<int64_t>(std::max(ceil_div(t.n_panels, most), want), 1, t.n_panels);
     t.m_groups = 1;
