@@ -18,9 +18,6 @@
 namespace twinrt::passes {
 namespace {
 
-bool is_op(const ir::Node& n, const char* op) { return n.op_type == op && n.domain.empty(); }
-bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8; }
-
 class ToFloatFuser {
  public:
   explicit ToFloatFuser(ir::Graph& g) : g_(g), uses_(graph_uses(g)), known_(g), producer_(value_producers(g)) {}
@@ -30,20 +27,10 @@ class ToFloatFuser {
   }
 
  private:
-  // The node that reads `value`, when it is the only reader (and `value` is no graph output).
   std::optional<size_t> sole_reader(const std::string& value) const {
-    if (!uses_.only_read_once(value)) return std::nullopt;
-    for (size_t i = 0; i < g_.nodes.size(); ++i)
-      if (!removed_[i])
-        for (const std::string& in : g_.nodes[i].inputs)
-          if (in == value) return i;
-    return std::nullopt;
+    return passes::sole_reader(g_, uses_, removed_, value);
   }
-
-  const ir::Node* producer(const std::string& value) const {
-    auto it = producer_.find(value);
-    return it == producer_.end() || removed_[it->second] ? nullptr : &g_.nodes[it->second];
-  }
+  const ir::Node* producer(const std::string& value) const { return live_producer(g_, producer_, removed_, value); }
 
   // A scale or zero point that is one value for the whole tensor: absent (zero points
   // only), a one-element constant, or DynamicQuantizeLinear's output `output`.

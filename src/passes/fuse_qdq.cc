@@ -19,7 +19,6 @@ const Tensor* initializer(const ir::Graph& g, const std::string& name) {
   return it == g.initializers.end() ? nullptr : &it->second;
 }
 
-bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8; }
 
 // A DequantizeLinear/QuantizeLinear node's scale and zero point when both are constant
 // initializers and it has no attribute but `axis`.
@@ -90,17 +89,9 @@ class QdqFuser {
   }
 
  private:
-  const ir::Node* producer(const std::string& value) const {
-    auto it = producer_.find(value);
-    return it == producer_.end() || removed_[it->second] ? nullptr : &g_.nodes[it->second];
-  }
-  // The only node that reads `value` (which is no graph output), or null.
+  const ir::Node* producer(const std::string& value) const { return live_producer(g_, producer_, removed_, value); }
   std::optional<size_t> sole_reader(const std::string& value) const {
-    if (!uses_.only_read_once(value)) return std::nullopt;
-    for (size_t i = 0; i < g_.nodes.size(); ++i)
-      for (const std::string& in : g_.nodes[i].inputs)
-        if (in == value && !removed_[i]) return i;
-    return std::nullopt;
+    return passes::sole_reader(g_, uses_, removed_, value);
   }
 
   bool try_fuse(size_t index) {

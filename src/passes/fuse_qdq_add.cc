@@ -12,8 +12,6 @@
 namespace twinrt::passes {
 namespace {
 
-bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8; }
-
 class QdqAddFuser {
  public:
   explicit QdqAddFuser(ir::Graph& g) : g_(g), uses_(graph_uses(g)), producer_(value_producers(g)) {}
@@ -23,8 +21,6 @@ class QdqAddFuser {
   }
 
  private:
-  static bool is_op(const ir::Node& n, const char* op) { return n.op_type == op && n.domain.empty(); }
-
   const Tensor* initializer(const std::string& name) const {
     auto it = g_.initializers.find(name);
     return it == g_.initializers.end() ? nullptr : &it->second;

@@ -37,4 +37,20 @@ std::map<std::string, size_t> value_producers(const ir::Graph& g) {
   return producers;
 }
 
+const ir::Node* live_producer(const ir::Graph& g, const std::map<std::string, size_t>& producers,
+                              const std::vector<bool>& removed, const std::string& value) {
+  auto it = producers.find(value);
+  return it == producers.end() || removed[it->second] ? nullptr : &g.nodes[it->second];
+}
+
+std::optional<size_t> sole_reader(const ir::Graph& g, const GraphUses& uses, const std::vector<bool>& removed,
+                                  const std::string& value) {
+  if (!uses.only_read_once(value)) return std::nullopt;
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    if (!removed[i])
+      for (const std::string& in : g.nodes[i].inputs)
+        if (in == value) return i;
+  return std::nullopt;
+}
+
 }  // namespace twinrt::passes

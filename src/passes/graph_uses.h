@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +27,20 @@ void erase_nodes(ir::Graph& g, const std::vector<bool>& removed);
 
 // Which node (index into g.nodes) writes each value.
 std::map<std::string, size_t> value_producers(const ir::Graph& g);
+
+// Whether `n` is `op` of `domain` (ai.onnx by default).
+inline bool is_op(const ir::Node& n, const char* op, const char* domain = "") {
+  return n.op_type == op && n.domain == domain;
+}
+inline bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8; }
+
+// For the chain fusers: the node that writes `value` (from value_producers), unless it is
+// marked in `removed`, or null.
+const ir::Node* live_producer(const ir::Graph& g, const std::map<std::string, size_t>& producers,
+                              const std::vector<bool>& removed, const std::string& value);
+// The only node not marked in `removed` that reads `value`, when nothing else reads or sees it.
+std::optional<size_t> sole_reader(const ir::Graph& g, const GraphUses& uses, const std::vector<bool>& removed,
+                                  const std::string& value);
 
 // The loop of the chain fusers: try_fuse(i) on every ai.onnx `op` node not yet marked in
 // `removed` (which try_fuse marks the nodes it absorbs in), then the marked nodes erased.

@@ -14,7 +14,6 @@
 namespace twinrt::passes {
 namespace {
 
-bool is_op(const ir::Node& n, const char* op, const char* domain = "") { return n.op_type == op && n.domain == domain; }
 
 class NhwcLayout {
  public:
