@@ -9,7 +9,6 @@ std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w) 
   if (w.dtype() != DataType::kInt8 || w.rank() != 4 || w.numel() == 0 || w.dim(1) % 4 != 0) return std::nullopt;
   NhwcConvWeights out;
   out.kernel = &kernels::i8_gemm_kernel(isa);
-  if (!out.kernel->indirect_u8) out.kernel = &kernels::i8_gemm_kernel(Isa::kAvx2);  // VNNI: no indirect tile yet
   const int64_t m = w.dim(0), c = w.dim(1), taps = w.dim(2) * w.dim(3), k = taps * c;
   // [M, C, taps] -> [M, taps, C]: the order the indirect tile walks.
   std::vector<uint8_t> tap_major(static_cast<size_t>(m * k));

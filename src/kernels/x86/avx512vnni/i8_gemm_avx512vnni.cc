@@ -1,4 +1,4 @@
-// AVX-512 VNNI 8-bit GEMM tile, 6 x 32: vpdpbusd multiplies uint8 by int8 and adds each
+// AVX-512 VNNI 8-bit GEMM tiles, 6 x 32: vpdpbusd multiplies uint8 by int8 and adds each
 // group of 4 products into an int32 lane without intermediate saturation.
 #include <immintrin.h>
 
@@ -15,34 +15,41 @@ constexpr int kMr = 6, kNr = 32;
 // copies the accumulator around each _mm512_dpbusd_epi32 (two extra moves per product).
 inline void dpbusd(__m512i& acc, __m512i u, __m512i s) { __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(u), "v"(s)); }
 
-template <bool RowsU8>
-void tile(const I8TileArgs& t) {
+// The sums of `taps` steps of t.k_groups depth groups each, stored with the row and column
+// terms. row_bytes(tap, r) is row r's first group of that tap (its groups 4 bytes apart for
+// the indirect rows, kMr * 4 for a packed panel: `row_step`); the column panel holds the
+// taps' groups one after the other.
+template <bool RowsU8, class RowBytes>
+__attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t taps, int64_t row_step, RowBytes row_bytes) {
   // Twelve named accumulators (an array would live on the stack around the asm).
   __m512i a00 = _mm512_setzero_si512(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00,
           a31 = a00, a40 = a00, a41 = a00, a50 = a00, a51 = a00;
-  for (int64_t g = 0; g < t.k_groups; ++g) {
-    const uint8_t* cols = t.cols + g * kNr * 4;
-    const __m512i c0 = _mm512_loadu_si512(cols);
-    const __m512i c1 = _mm512_loadu_si512(cols + 64);
-    const uint8_t* rows = t.rows + g * kMr * 4;
-    auto row = [&](int r, __m512i& x0, __m512i& x1) {
-      int32_t word;
-      std::memcpy(&word, rows + r * 4, 4);
-      const __m512i a = _mm512_set1_epi32(word);
-      if (RowsU8) {
-        dpbusd(x0, a, c0);
-        dpbusd(x1, a, c1);
-      } else {
-        dpbusd(x0, c0, a);
-        dpbusd(x1, c1, a);
-      }
-    };
-    row(0, a00, a01);
-    row(1, a10, a11);
-    row(2, a20, a21);
-    row(3, a30, a31);
-    row(4, a40, a41);
-    row(5, a50, a51);
+  const uint8_t* cols = t.cols;
+  for (int64_t tap = 0; tap < taps; ++tap) {
+    const uint8_t* rows[kMr];
+    for (int r = 0; r < kMr; ++r) rows[r] = row_bytes(tap, r);
+    for (int64_t g = 0; g < t.k_groups; ++g, cols += kNr * 4) {
+      const __m512i c0 = _mm512_loadu_si512(cols);
+      const __m512i c1 = _mm512_loadu_si512(cols + 64);
+      auto row = [&](int r, __m512i& x0, __m512i& x1) {
+        int32_t word;
+        std::memcpy(&word, rows[r] + g * row_step, 4);
+        const __m512i a = _mm512_set1_epi32(word);
+        if (RowsU8) {
+          dpbusd(x0, a, c0);
+          dpbusd(x1, a, c1);
+        } else {
+          dpbusd(x0, c0, a);
+          dpbusd(x1, c1, a);
+        }
+      };
+      row(0, a00, a01);
+      row(1, a10, a11);
+      row(2, a20, a21);
+      row(3, a30, a31);
+      row(4, a40, a41);
+      row(5, a50, a51);
+    }
   }
   const __m512i acc[kMr][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}, {a40, a41}, {a50, a51}};
   const int lo = t.col_count < 16 ? t.col_count : 16, hi = t.col_count - lo;
@@ -56,9 +63,17 @@ void tile(const I8TileArgs& t) {
   }
 }
 
+template <bool RowsU8>
+void packed_rows_tile(const I8TileArgs& t) {
+  tile<RowsU8>(t, 1, kMr * 4, [&](int64_t, int r) { return t.rows + r * 4; });
+}
+
 }  // namespace
 
-void i8_gemm_6x32_rows_u8__avx512vnni(const I8TileArgs& t) { tile<true>(t); }
-void i8_gemm_6x32_rows_s8__avx512vnni(const I8TileArgs& t) { tile<false>(t); }
+void i8_gemm_6x32_rows_u8__avx512vnni(const I8TileArgs& t) { packed_rows_tile<true>(t); }
+void i8_gemm_6x32_rows_s8__avx512vnni(const I8TileArgs& t) { packed_rows_tile<false>(t); }
+void i8_gemm_6x32_indirect_u8__avx512vnni(const I8TileArgs& t) {
+  tile<true>(t, t.taps, 4, [&](int64_t tap, int r) { return t.indirect[tap * kMr + r]; });
+}
 
 }  // namespace twinrt::kernels
