@@ -26,15 +26,7 @@ class QdqAddFuser {
     return it == g_.initializers.end() ? nullptr : &it->second;
   }
 
-  // A Quantize/DequantizeLinear with a constant scalar float scale and 8-bit zero point.
-  bool per_tensor_8bit(const ir::Node& n) const {
-    if (n.inputs.size() != 3 || n.outputs.size() != 1) return false;
-    for (const ir::Attribute& a : n.attributes)
-      if (a.name != "axis") return false;
-    const Tensor* s = initializer(n.inputs[1]);
-    const Tensor* z = initializer(n.inputs[2]);
-    return s && z && s->dtype() == DataType::kFloat && s->numel() == 1 && z->numel() == 1 && is_8bit(z->dtype());
-  }
+  bool per_tensor_8bit(const ir::Node& n) const { return per_tensor_8bit_scale(g_, n) != nullptr; }
 
   // The node that writes `value`, when only one node (the one being fused) reads it.
   std::optional<size_t> sole_producer(const std::string& value) const {

@@ -37,6 +37,17 @@ std::map<std::string, size_t> value_producers(const ir::Graph& g) {
   return producers;
 }
 
+const Tensor* per_tensor_8bit_scale(const ir::Graph& g, const ir::Node& n) {
+  if (n.inputs.size() != 3 || n.outputs.size() != 1) return nullptr;
+  for (const ir::Attribute& a : n.attributes)
+    if (a.name != "axis") return nullptr;
+  auto s = g.initializers.find(n.inputs[1]);
+  auto z = g.initializers.find(n.inputs[2]);
+  if (s == g.initializers.end() || z == g.initializers.end()) return nullptr;
+  const bool scalars = s->second.dtype() == DataType::kFloat && s->second.numel() == 1 && z->second.numel() == 1;
+  return scalars && is_8bit(z->second.dtype()) ? &s->second : nullptr;
+}
+
 const ir::Node* live_producer(const ir::Graph& g, const std::map<std::string, size_t>& producers,
                               const std::vector<bool>& removed, const std::string& value) {
   auto it = producers.find(value);

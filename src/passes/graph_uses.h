@@ -34,6 +34,10 @@ inline bool is_op(const ir::Node& n, const char* op, const char* domain = "") {
 }
 inline bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8; }
 
+// The scale of a Quantize/DequantizeLinear with a constant scalar float scale, an 8-bit
+// constant scalar zero point and no attribute but axis (a per-tensor 8-bit node), or null.
+const Tensor* per_tensor_8bit_scale(const ir::Graph& g, const ir::Node& n);
+
 // For the chain fusers: the node that writes `value` (from value_producers), unless it is
 // marked in `removed`, or null.
 const ir::Node* live_producer(const ir::Graph& g, const std::map<std::string, size_t>& producers,

@@ -5,6 +5,7 @@ namespace twinrt::passes {
 int fold_batch_norm(ir::Model& model);
 int fuse_qdq(ir::Model& model);
 int fuse_qdq_add(ir::Model& model);
+int fuse_qdq_max_pool(ir::Model& model);
 int fuse_matmul_integer_to_float(ir::Model& model);
 int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
@@ -22,6 +23,7 @@ const std::vector<GraphPass>& all_passes() {
       {"fuse_qdq", NumericsEffect::kValueChanging, fuse_qdq},
       // Before the float fusions, which would otherwise take the Add and Relu of a QDQ residual.
       {"fuse_qdq_add", NumericsEffect::kBitPreserving, fuse_qdq_add},
+      {"fuse_qdq_max_pool", NumericsEffect::kBitPreserving, fuse_qdq_max_pool},
       // Before the float fusions, which would otherwise take the scaling Mul and the bias Add.
       {"fuse_matmul_integer_to_float", NumericsEffect::kBitPreserving, fuse_matmul_integer_to_float},
       {"fuse_residual_add", NumericsEffect::kBitPreserving, fuse_residual_add},

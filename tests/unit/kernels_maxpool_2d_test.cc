@@ -1,5 +1,6 @@
 // The vectorizable 2-D max pool against the reference kernel, bit for bit: every window
-// geometry around the edges, and planes full of NaN, infinities and signed zeros.
+// geometry around the edges, float planes full of NaN, infinities and signed zeros, and
+// uint8/int8 planes.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "kernels/portable/f32_maxpool_2d.h"
+#include "kernels/portable/maxpool_2d.h"
 #include "kernels/ref/pool_ref.h"
 
 namespace twinrt::kernels {
@@ -27,11 +28,14 @@ std::vector<float> awkward_plane(int64_t n, uint32_t seed) {
   return v;
 }
 
-TEST(KernelsMaxPool2d, MatchesTheReferenceBitForBit) {
+// Calls check(window, plane size, seed) for every window geometry around the edges;
+// returns how many there were.
+template <class Check>
+int for_each_window(Check&& check) {
   uint32_t seed = 1;
   int checked = 0;
   for (int64_t h : {1, 4, 7})
-    for (int64_t w : {1, 5, 13})
+    for (int64_t w : {1, 5, 13, 37})
       for (int64_t k : {1, 2, 3})
         for (int64_t s : {1, 2, 3})
           for (int64_t pad : {0, 1, 2}) {
@@ -42,22 +46,51 @@ TEST(KernelsMaxPool2d, MatchesTheReferenceBitForBit) {
             for (int d = 0; d < 2; ++d) out[d] = (in[d] + pads_begin[d] + pads_end[d] - k) / s + 1;
             if (out[0] < 1 || out[1] < 1) continue;
             const ImageWindow win{2, in, out, kernel, strides, dil, pads_begin, pads_end};
-            ASSERT_TRUE(f32_maxpool_2d_applies(win));
-            const auto x = awkward_plane(h * w, seed++);
-            std::vector<float> want(static_cast<size_t>(out[0] * out[1])), got(want.size(), 123.0f);
-            f32_maxpool_ref(win, x.data(), want.data(), nullptr);
-            f32_maxpool_2d(win, x.data(), got.data());
-            ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0)
-                << "h=" << h << " w=" << w << " k=" << k << " s=" << s << " pad=" << pad;
+            EXPECT_TRUE(maxpool_2d_applies(win));
+            check(win, h * w, seed++);
             ++checked;
           }
+  return checked;
+}
+
+TEST(KernelsMaxPool2d, MatchesTheReferenceBitForBit) {
+  const int checked = for_each_window([](const ImageWindow& win, int64_t n, uint32_t seed) {
+    const auto x = awkward_plane(n, seed);
+    std::vector<float> want(static_cast<size_t>(win.out[0] * win.out[1])), got(want.size(), 123.0f);
+    f32_maxpool_ref(win, x.data(), want.data(), nullptr);
+    f32_maxpool_2d(win, x.data(), got.data());
+    ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0)
+        << "h=" << win.in[0] << " w=" << win.in[1] << " k=" << win.kernel[0] << " s=" << win.strides[0]
+        << " pad=" << win.pad_begin[0];
+  });
   EXPECT_GT(checked, 100);
+}
+
+// uint8 and int8 (QDQ models' pools after fuse_qdq_max_pool): every byte value, the
+// extremes included.
+template <class T, class Ref, class Fast>
+void eight_bit_matches_reference(Ref ref, Fast fast) {
+  for_each_window([&](const ImageWindow& win, int64_t n, uint32_t seed) {
+    std::mt19937 gen(seed);
+    std::vector<T> x(static_cast<size_t>(n));
+    for (T& v : x) v = static_cast<T>(gen());
+    std::vector<T> want(static_cast<size_t>(win.out[0] * win.out[1])), got(want.size(), T{42});
+    ref(win, x.data(), want.data(), nullptr);
+    fast(win, x.data(), got.data());
+    ASSERT_EQ(want, got) << "h=" << win.in[0] << " w=" << win.in[1] << " k=" << win.kernel[0] << " s="
+                         << win.strides[0] << " pad=" << win.pad_begin[0];
+  });
+}
+
+TEST(KernelsMaxPool2d, EightBitMatchesTheReference) {
+  eight_bit_matches_reference<uint8_t>(u8_maxpool_ref, u8_maxpool_2d);
+  eight_bit_matches_reference<int8_t>(i8_maxpool_ref, i8_maxpool_2d);
 }
 
 TEST(KernelsMaxPool2d, DilatedWindowsAreLeftToTheReference) {
   const int64_t in[2] = {5, 5}, out[2] = {1, 1}, kernel[2] = {3, 3}, strides[2] = {1, 1}, dil[2] = {2, 2};
   const int64_t pads[2] = {0, 0};
-  EXPECT_FALSE(f32_maxpool_2d_applies({2, in, out, kernel, strides, dil, pads, pads}));
+  EXPECT_FALSE(maxpool_2d_applies({2, in, out, kernel, strides, dil, pads, pads}));
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // MaxPool, AveragePool, LpPool and their Global* forms (one window covering the whole
 // plane): a window slides over each channel plane.
 #include "kernels/portable/f32_avgpool_2d.h"
-#include "kernels/portable/f32_maxpool_2d.h"
+#include "kernels/portable/maxpool_2d.h"
 #include "kernels/ref/pool_ref.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
@@ -34,7 +34,7 @@ template <class C>
 void pool_plane(const PoolAttrs& a, bool reference, const kernels::ImageWindow& w, const C* in, C* out,
                 int64_t* argmax) {
   if constexpr (std::is_same_v<C, float>) {
-    if (a.kind == PoolKind::kMax && !argmax && kernels::f32_maxpool_2d_applies(w)) kernels::f32_maxpool_2d(w, in, out);
+    if (a.kind == PoolKind::kMax && !argmax && kernels::maxpool_2d_applies(w)) kernels::f32_maxpool_2d(w, in, out);
     else if (a.kind == PoolKind::kMax) kernels::f32_maxpool_ref(w, in, out, argmax);
     else if (a.kind == PoolKind::kAverage && reference) kernels::f32_avgpool_f64acc_ref(w, in, out, a.count_include_pad);
     else if (a.kind == PoolKind::kAverage && a.global) *out = kernels::f32_mean_8_lanes(in, plane_size(w));
@@ -47,9 +47,11 @@ void pool_plane(const PoolAttrs& a, bool reference, const kernels::ImageWindow& 
     else if (a.kind == PoolKind::kAverage) kernels::f64_avgpool_ref(w, in, out, a.count_include_pad);
     else kernels::f64_lppool_ref(w, in, out, a.p);
   } else if constexpr (std::is_same_v<C, uint8_t>) {
-    kernels::u8_maxpool_ref(w, in, out, argmax);
+    if (!argmax && kernels::maxpool_2d_applies(w)) kernels::u8_maxpool_2d(w, in, out);
+    else kernels::u8_maxpool_ref(w, in, out, argmax);
   } else {
-    kernels::i8_maxpool_ref(w, in, out, argmax);
+    if (!argmax && kernels::maxpool_2d_applies(w)) kernels::i8_maxpool_2d(w, in, out);
+    else kernels::i8_maxpool_ref(w, in, out, argmax);
   }
 }
 
