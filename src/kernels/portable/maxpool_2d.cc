@@ -14,6 +14,18 @@ bool maxpool_2d_applies(const ImageWindow& w) {
 
 namespace {
 
+// row_out[ow] = the running maximum with tap taps[ow * stride] for ow in [first, end)
+// (S: the stride when known at compile time, else 0).
+template <int S, class T>
+void tap_run(const T* taps, int64_t first, int64_t end, int64_t stride, T* row_out) {
+  const int64_t s = S ? S : stride;
+  for (int64_t ow = first; ow < end; ++ow) {
+    const T v = taps[ow * s], m = row_out[ow];
+    if constexpr (std::is_floating_point_v<T>) row_out[ow] = (v > m || m != m) ? v : m;
+    else row_out[ow] = v > m ? v : m;
+  }
+}
+
 template <class T>
 void maxpool_2d(const ImageWindow& w, const T* in, T* out) {
   constexpr bool kFloat = std::is_floating_point_v<T>;
@@ -26,11 +38,10 @@ void maxpool_2d(const ImageWindow& w, const T* in, T* out) {
     T* row_out = out + oh * out_w;
     std::fill(row_out, row_out + out_w, start);
     for_each_tap_run(w, in, oh, [&](const T* taps, int64_t first, int64_t end) {
-      for (int64_t ow = first; ow < end; ++ow) {
-        const T v = taps[ow * s_w], m = row_out[ow];
-        if constexpr (kFloat) row_out[ow] = (v > m || m != m) ? v : m;
-        else row_out[ow] = v > m ? v : m;
-      }
+      // Strides 1 and 2 as constants, so the compiler vectorizes their loads.
+      if (s_w == 1) return tap_run<1>(taps, first, end, 1, row_out);
+      if (s_w == 2) return tap_run<2>(taps, first, end, 2, row_out);
+      tap_run<0>(taps, first, end, s_w, row_out);
     });
     if constexpr (kFloat)
       for (int64_t ow = 0; ow < out_w; ++ow)
