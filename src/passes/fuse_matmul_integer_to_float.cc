@@ -18,9 +18,9 @@
 namespace twinrt::passes {
 namespace {
 
-class ToFloatFuser {
+class ToFloatFuser : ChainFuserState {
  public:
-  explicit ToFloatFuser(ir::Graph& g) : g_(g), uses_(graph_uses(g)), known_(g), producer_(value_producers(g)) {}
+  explicit ToFloatFuser(ir::Graph& g) : ChainFuserState(g), known_(g) {}
 
   int run() {
     return fuse_chains(g_, "MatMulInteger", removed_, [this](size_t i) { return try_fuse(i); });
@@ -112,11 +112,7 @@ class ToFloatFuser {
     return true;
   }
 
-  ir::Graph& g_;
-  GraphUses uses_;
   KnownValues known_;
-  std::map<std::string, size_t> producer_;
-  std::vector<bool> removed_;
 };
 
 }  // namespace

@@ -72,9 +72,9 @@ bool bias_matches(const ir::Graph& g, const QParams& b, const QParams& x, const 
   return true;
 }
 
-class QdqFuser {
+class QdqFuser : ChainFuserState {
  public:
-  explicit QdqFuser(ir::Graph& g) : g_(g), uses_(graph_uses(g)), producer_(value_producers(g)) {}
+  using ChainFuserState::ChainFuserState;
 
   int run() {
     removed_.assign(g_.nodes.size(), false);
@@ -159,11 +159,6 @@ class QdqFuser {
         removed_[i] = true;
     }
   }
-
-  ir::Graph& g_;
-  GraphUses uses_;
-  std::map<std::string, size_t> producer_;
-  std::vector<bool> removed_;
 };
 
 }  // namespace

@@ -12,9 +12,9 @@
 namespace twinrt::passes {
 namespace {
 
-class QdqAddFuser {
+class QdqAddFuser : ChainFuserState {
  public:
-  explicit QdqAddFuser(ir::Graph& g) : g_(g), uses_(graph_uses(g)), producer_(value_producers(g)) {}
+  using ChainFuserState::ChainFuserState;
 
   int run() {
     return fuse_chains(g_, "QuantizeLinear", removed_, [this](size_t i) { return try_fuse(i); });
@@ -76,11 +76,6 @@ class QdqAddFuser {
     g_.nodes[q_index] = std::move(fused);
     return true;
   }
-
-  ir::Graph& g_;
-  GraphUses uses_;
-  std::map<std::string, size_t> producer_;
-  std::vector<bool> removed_;
 };
 
 }  // namespace

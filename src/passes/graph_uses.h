@@ -46,6 +46,16 @@ const ir::Node* live_producer(const ir::Graph& g, const std::map<std::string, si
 std::optional<size_t> sole_reader(const ir::Graph& g, const GraphUses& uses, const std::vector<bool>& removed,
                                   const std::string& value);
 
+// What every chain fuser keeps while it walks a graph: the graph, who reads and who writes
+// each value, and the nodes it has absorbed so far (indexed like g.nodes).
+struct ChainFuserState {
+  explicit ChainFuserState(ir::Graph& g) : g_(g), uses_(graph_uses(g)), producer_(value_producers(g)) {}
+  ir::Graph& g_;
+  GraphUses uses_;
+  std::map<std::string, size_t> producer_;
+  std::vector<bool> removed_;
+};
+
 // The loop of the chain fusers: try_fuse(i) on every ai.onnx `op` node not yet marked in
 // `removed` (which try_fuse marks the nodes it absorbs in), then the marked nodes erased.
 // Returns how many chains were fused.
