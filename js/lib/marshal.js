@@ -22,10 +22,14 @@ export class HeapScope {
     this.oomError = oomError;
     this.heapMax = M._twinrt_heap_max();
   }
-  alloc(bytes, what) {
-    // Checked here because malloc takes a 32-bit size: a larger one would wrap around.
+  // Checked before any size reaches the module, whose sizes are 32-bit: a larger one would
+  // wrap around.
+  checkFits(bytes, what) {
     if (bytes > this.heapMax)
       throw this.oomError(`${what} needs ${bytes} bytes, more than the WebAssembly heap's maximum of ${this.heapMax} bytes`);
+  }
+  alloc(bytes, what) {
+    this.checkFits(bytes, what);
     const p = this.M._malloc(Math.max(bytes, 1)) >>> 0;
     if (!p) throw this.oomError(`could not allocate ${bytes} bytes of WebAssembly memory for ${what}`);
     this.ptrs.push(p);
@@ -59,7 +63,15 @@ function tensorValue(M, scope, t, what, fail) {
     v = M._twinrt_value_string_tensor(dims, t.dims.length, scope.bytes(joined, what), total,
       scope.bytes(lengths, what), parts.length);
   } else {
-    v = M._twinrt_value_tensor(CODE_OF_TYPE[t.type], dims, t.dims.length, scope.bytes(t.data, what), t.data.byteLength);
+    // The module checks that the tensor takes exactly byteLength bytes, then this copies
+    // the data straight into it.
+    const n = t.data.byteLength;
+    scope.checkFits(n, what);
+    v = M._twinrt_value_tensor_for_write(CODE_OF_TYPE[t.type], dims, t.dims.length, n);
+    if (!v) fail();
+    const p = M._twinrt_tensor_data(M._twinrt_value_tensor_at(v, 0)) >>> 0;
+    if (n) new Uint8Array(heap(M), p, n).set(new Uint8Array(t.data.buffer, t.data.byteOffset, n));
+    return v >>> 0;
   }
   if (!v) fail();
   return v >>> 0;

@@ -26,16 +26,17 @@ Result<std::vector<int64_t>> read_dims(const double* dims, int rank) {
   return shape;
 }
 
-Result<Tensor> numeric_tensor(int dtype, const double* dims, int rank, const void* data, size_t nbytes) {
+// A numeric tensor of `dims` with unspecified contents, refused unless it takes exactly
+// `nbytes`: whoever fills it writes nbytes, so the check keeps that write inside.
+Result<Tensor> numeric_tensor_for_overwrite(int dtype, const double* dims, int rank, size_t nbytes) {
   if (!dtype_is_valid(dtype) || dtype == static_cast<int>(DataType::kString))
     return invalid_argument("unsupported tensor type code " + std::to_string(dtype));
   ASSIGN_OR_RETURN(auto shape, read_dims(dims, rank));
-  ASSIGN_OR_RETURN(Tensor t, Tensor::create(static_cast<DataType>(dtype), shape));
+  ASSIGN_OR_RETURN(Tensor t, Tensor::create_for_overwrite(static_cast<DataType>(dtype), shape));
   if (t.nbytes() != nbytes)
     return invalid_argument("tensor data has " + std::to_string(nbytes) + " bytes, dims " +
                             shape_to_string(t.shape()) + " of " + dtype_name(t.dtype()) + " need " +
                             std::to_string(t.nbytes()));
-  if (nbytes) std::memcpy(t.raw(), data, nbytes);
   return t;
 }
 
@@ -102,9 +103,10 @@ using namespace twinrt::wasm;
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE Value* twinrt_value_tensor(int dtype, const double* dims, int rank, const void* data,
-                                                size_t nbytes) {
-  return new_tensor_value(numeric_tensor(dtype, dims, rank, data, nbytes));
+// A numeric tensor of unspecified contents, for the caller to write its `nbytes` bytes at
+// twinrt_tensor_data (one copy from JavaScript, none through a staging buffer).
+EMSCRIPTEN_KEEPALIVE Value* twinrt_value_tensor_for_write(int dtype, const double* dims, int rank, size_t nbytes) {
+  return new_tensor_value(numeric_tensor_for_overwrite(dtype, dims, rank, nbytes));
 }
 
 // `count` strings of `nbytes` bytes in all (see string_tensor).

@@ -199,6 +199,15 @@ test('the C ABI checks counts, bytes and element types itself', async () => {
   };
   const cstr = (s) => put(new TextEncoder().encode(`${s}\0`));
   const lastError = () => M.UTF8ToString(M._twinrt_last_error() >>> 0);
+  // A numeric tensor value as marshal.js makes one: sized by the module, then filled.
+  const tensor = (code, dims, typed) => {
+    const v = M._twinrt_value_tensor_for_write(code, put(new Float64Array(dims)), dims.length, typed.byteLength);
+    if (v) {
+      const p = M._twinrt_tensor_data(M._twinrt_value_tensor_at(v, 0)) >>> 0;
+      new Uint8Array(mem(), p, typed.byteLength).set(new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength));
+    }
+    return v;
+  };
 
   // Strings: dims [3], 4 bytes 'abcd'.
   const dims3 = put(new Float64Array([3]));
@@ -214,12 +223,14 @@ test('the C ABI checks counts, bytes and element types itself', async () => {
   assert.notStrictEqual(good, 0);
   M._twinrt_value_free(good);
 
-  // Numbers: float32 dims [3] with 8 bytes.
-  assert.strictEqual(M._twinrt_value_tensor(1, dims3, 1, put(new Float32Array(2)), 8), 0);
+  // Numbers: float32 dims [3] with 8 bytes is refused before any byte is written.
+  assert.strictEqual(M._twinrt_value_tensor_for_write(1, dims3, 1, 8), 0);
   assert.strictEqual(lastError(), 'tensor data has 8 bytes, dims [3] of float32 need 12');
+  assert.strictEqual(M._twinrt_value_tensor_for_write(1, dims3, 1, 16), 0);
+  assert.strictEqual(lastError(), 'tensor data has 16 bytes, dims [3] of float32 need 12');
 
   // A sequence whose item is not of the sequence's element type.
-  const i8 = () => M._twinrt_value_tensor(3, put(new Float64Array([2])), 1, put(new Int8Array(2)), 2);
+  const i8 = () => tensor(3, [2], new Int8Array(2));
   assert.strictEqual(M._twinrt_value_sequence(1, put(new Uint32Array([i8()])), 1), 0);
   assert.strictEqual(lastError(), 'sequence item 0 is int8, the sequence holds float32');
 
@@ -236,7 +247,7 @@ test('the C ABI checks counts, bytes and element types itself', async () => {
   };
   assert.strictEqual(run(M._twinrt_value_sequence(3, put(new Uint32Array([i8()])), 1)), 0);
   assert.strictEqual(lastError(), "input 'seq' must hold float32 tensors, got a sequence of int8");
-  const f = M._twinrt_value_tensor(1, put(new Float64Array([2])), 1, put(new Float32Array([1, 2])), 8);
+  const f = tensor(1, [2], new Float32Array([1, 2]));
   const outs = run(M._twinrt_value_sequence(1, put(new Uint32Array([f])), 1));
   assert.notStrictEqual(outs, 0, lastError());
   M._twinrt_outputs_free(outs);
