@@ -45,7 +45,24 @@ const MATMUL_MODEL = {
   initializers: [weights('w', [70, 45], 4)],
 };
 
+// Two NHWC int8 convolutions from one input, sized around the WebAssembly 4x8 indirect tile
+// (and the native 6x8 ones): y has 35 pixels (a 3-row tail) with 20 (a 4-column tail) then
+// 13 channels; z has 2 pixels (below the tile) and 5 channels (below the panel).
+const NHWC_TAILS_MODEL = {
+  inputs: [{ name: 'x', type: 'float32', dims: [1, 8, 7, 5] }],
+  outputs: [{ name: 'y', type: 'float32', dims: [1, 13, 7, 5] }, { name: 'z', type: 'float32', dims: [1, 5, 2, 1] }],
+  nodes: [
+    { op: 'Conv', inputs: ['x', 'wa', 'ba'], outputs: ['a'], attrs: { pads: [1, 1, 1, 1] } },
+    { op: 'Relu', inputs: ['a'], outputs: ['ra'] },
+    { op: 'Conv', inputs: ['ra', 'wy'], outputs: ['y'] },
+    { op: 'Conv', inputs: ['x', 'wz'], outputs: ['z'], attrs: { strides: [3, 3] } },
+  ],
+  initializers: [weights('wa', [20, 8, 3, 3], 5), weights('ba', [20], 6), weights('wy', [13, 20, 1, 1], 7),
+    weights('wz', [5, 8, 3, 3], 8)],
+};
+
 const VARIANTS = [
+  { name: 'conv NHWC tails static', model: NHWC_TAILS_MODEL, args: ['--static'], fusedOp: 'QLinearConvNhwc' },
   { name: 'conv static per-channel', model: CONV_MODEL, args: ['--static', '--per-channel'] },
   { name: 'conv dynamic', model: CONV_MODEL, args: ['--dynamic'] },
   { name: 'matmul static', model: MATMUL_MODEL, args: ['--static'] },
@@ -64,15 +81,21 @@ for (const v of VARIANTS) {
     const q = spawnSync(NATIVE, ['quantize', path.join(dir, 'float.onnx'), '-o', quantized, ...v.args, '--input', `x=${xFile}`],
       { encoding: 'utf8' });
     assert.strictEqual(q.status, 0, q.stderr);
+    if (v.fusedOp) {  // the convolutions under test really take that path
+      const inspect = spawnSync(NATIVE, ['inspect', quantized, '--optimized'], { encoding: 'utf8' });
+      assert.match(inspect.stdout, new RegExp(v.fusedOp), inspect.stderr);
+    }
     const session = await InferenceSession.create(fs.readFileSync(quantized));
-    const wasm = (await session.run({ x: new Tensor('float32', x, dims) })).y;
+    const results = await session.run({ x: new Tensor('float32', x, dims) });
+    const outputs = v.model.outputs.map((o) => results[o.name]);
     for (const isa of ['scalar', 'avx2', 'avx512'])
       for (const threads of ['1', '2']) {
         const out = path.join(dir, `out_${isa}_${threads}`);
         const r = runNative(quantized, ['--input', `x=${xFile}`, '--isa', isa, '--threads', threads], out);
         if (!r.ok && /cannot run the/.test(r.error)) continue;  // a tier this CPU lacks
         assert.ok(r.ok, r.error);
-        assert.strictEqual(sameBits(wasm, nativeOutput(out, 0)), '', `${isa}, ${threads} threads`);
+        outputs.forEach((wasm, i) =>
+          assert.strictEqual(sameBits(wasm, nativeOutput(out, i)), '', `${v.model.outputs[i].name}, ${isa}, ${threads} threads`));
       }
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -19,6 +19,12 @@ namespace twinrt::kernels {
 void i8_gemm_6x8_rows_u8__scalar(const I8TileArgs&);
 void i8_gemm_6x8_rows_s8__scalar(const I8TileArgs&);
 void i8_gemm_6x8_indirect_u8__scalar(const I8TileArgs&);
+#if defined(__wasm_simd128__)
+void i8_gemm_4x8_indirect_u8__wasmsimd(const I8TileArgs&);
+void i8_arrange_pairs__wasmsimd(I8Panels&);
+void requantize_u8__wasmsimd(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, uint8_t*);
+void requantize_s8__wasmsimd(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, int8_t*);
+#endif
 #ifdef TWINRT_X86
 void i8_gemm_6x8_rows_u8__avx2(const I8TileArgs&);
 void i8_gemm_6x8_rows_s8__avx2(const I8TileArgs&);
@@ -40,7 +46,7 @@ void qdq_add_u8__avx2(const uint8_t*, const uint8_t*, int64_t, const QdqAddParam
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
 #if defined(__wasm_simd128__)
   static const I8GemmKernel scalar{"i8_gemm_6x8__wasmsimd", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
+                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8__wasmsimd, requantize_s8__wasmsimd, quantize_u8, quantize_s8};
 #else
   static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,
                                    i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
@@ -61,6 +67,19 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa) {
   (void)isa;
 #endif
   return scalar;
+}
+
+const I8GemmKernel& i8_indirect_kernel(Isa isa) {
+#if defined(__wasm_simd128__)
+  (void)isa;
+  static const I8GemmKernel wasm{"i8_gemm_4x8__wasmsimd", 4, 8, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                 i8_gemm_4x8_indirect_u8__wasmsimd, nullptr, requantize_u8__wasmsimd, requantize_s8__wasmsimd,
+                                 quantize_u8, quantize_s8, nullptr, i8_arrange_pairs__wasmsimd, 2};
+  return wasm;
+#else
+  const I8GemmKernel& kernel = i8_gemm_kernel(isa);
+  return kernel.indirect_u8 ? kernel : i8_gemm_kernel(Isa::kAvx2);
+#endif
 }
 
 namespace {

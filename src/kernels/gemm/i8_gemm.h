@@ -28,7 +28,8 @@ struct I8Panels {
   int64_t outer = 0, k = 0, k_groups = 0;
   bool is_unsigned = false;     // the domain the bytes are in
   bool signed_7bit = false;     // signed, and every value in [-64, 64] (the *_7bit tiles' condition)
-  int value_bytes = 1;          // 2: unsigned values widened to uint16 (i8_widen_rows), same order
+  int value_bytes = 1;          // 2: values widened to 16 bits: unsigned rows by i8_widen_rows (same
+                                //    order), or columns by a kernel's arrange_indirect_cols (its order)
   std::vector<uint8_t> bytes;   // panel_count(outer, width) * k_groups * width * 4 * value_bytes
   std::vector<int32_t> sums;    // per row/column: the sum of its packed values, `outer` entries
   const uint8_t* panel(int64_t i) const { return bytes.data() + i * k_groups * width * 4 * value_bytes; }
@@ -47,7 +48,8 @@ struct I8TileArgs {
   const int32_t* row_add = nullptr;
   const int32_t* col_add = nullptr;
   // Indirect tiles only (rows unused): `taps` steps of k_groups groups each; at step t,
-  // row r's 4 bytes of group g are at indirect[t * mr + r][4 g] (unpacked rows read in
+  // row r's 4 values of group g are at indirect[t * mr + r][4 g] (uint8; uint16 where the
+  // kernel's indirect_row_bytes is 2: at byte 8 g) (unpacked rows read in
   // place: NHWC pixels, each tap of a window pointing at its input pixel or a padding row).
   // The column panel holds the taps * k_groups groups in that order.
   const uint8_t* const* indirect = nullptr;
@@ -88,11 +90,21 @@ struct I8GemmKernel {
   I8QuantizeU8Fn quantize_u8;      // quantize_u8/_s8 below, compiled for this tier
   I8QuantizeS8Fn quantize_s8;
   I8QdqAddU8Fn qdq_add_u8 = nullptr;  // null: the op's own loop (the portable tiers)
+  // Rewrites column panels packed by i8_pack (width nr, signed) into the layout indirect_u8
+  // reads, once per constant; null: indirect_u8 reads i8_pack's layout.
+  void (*arrange_indirect_cols)(I8Panels&) = nullptr;
+  // 2: indirect_u8 reads rows of uint16 values (the NHWC input widened once per call, so the
+  // tile does not widen each row once per column panel); 1: the uint8 input in place.
+  int indirect_row_bytes = 1;
 };
 
 // The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it
 // (AVX-512 without VNNI falls back to the AVX2 tiles).
 const I8GemmKernel& i8_gemm_kernel(Isa isa);
+// The kernel of the indirect (NHWC convolution) tiles for `isa`: i8_gemm_kernel's, except
+// where that tier has no indirect tile (then the AVX2 tiles) or the indirect tile has a
+// shape of its own (WebAssembly SIMD128: 4x8, on arranged columns and widened rows).
+const I8GemmKernel& i8_indirect_kernel(Isa isa);
 
 // Packs an outer x k operand whose element (i, p) is src[i * outer_stride + p * k_stride]
 // (uint8 when src_unsigned, else int8) into panels of `width` in the requested domain.

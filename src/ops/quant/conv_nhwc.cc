@@ -8,7 +8,7 @@ namespace twinrt::quant {
 std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w) {
   if (w.dtype() != DataType::kInt8 || w.rank() != 4 || w.numel() == 0 || w.dim(1) % 4 != 0) return std::nullopt;
   NhwcConvWeights out;
-  out.kernel = &kernels::i8_gemm_kernel(isa);
+  out.kernel = &kernels::i8_indirect_kernel(isa);
   const int64_t m = w.dim(0), c = w.dim(1), taps = w.dim(2) * w.dim(3), k = taps * c;
   // [M, C, taps] -> [M, taps, C]: the order the indirect tile walks.
   std::vector<uint8_t> tap_major(static_cast<size_t>(m * k));
@@ -17,6 +17,7 @@ std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w) 
     for (int64_t ch = 0; ch < c; ++ch)
       for (int64_t t = 0; t < taps; ++t) tap_major[static_cast<size_t>(o * k + t * c + ch)] = src[(o * c + ch) * taps + t];
   kernels::i8_pack(tap_major.data(), false, k, 1, 0, m, k, out.kernel->nr, false, out.panels);
+  if (out.kernel->arrange_indirect_cols) out.kernel->arrange_indirect_cols(out.panels);
   return out;
 }
 
@@ -32,9 +33,10 @@ std::vector<int32_t> fold_nhwc_bias(const NhwcConvWeights& w, const std::vector<
 namespace {
 
 // Pointers for one panel of mr output pixels from `p0`: ind[t * mr + r] is tap t's input
-// pixel of output pixel p0 + r (the padding row outside the image or past the last pixel).
-void fill_indirection(const NhwcConvShape& s, const uint8_t* x, const uint8_t* pad, int64_t p0, int mr,
-                      const uint8_t** ind) {
+// pixel of output pixel p0 + r (the padding row outside the image or past the last pixel),
+// pixels `pixel_bytes` apart from x.
+void fill_indirection(const NhwcConvShape& s, const uint8_t* x, int64_t pixel_bytes, const uint8_t* pad, int64_t p0,
+                      int mr, const uint8_t** ind) {
   const int64_t pixels = s.batch * s.out_h * s.out_w;
   for (int r = 0; r < mr; ++r) {
     const int64_t p = p0 + r;
@@ -44,7 +46,7 @@ void fill_indirection(const NhwcConvShape& s, const uint8_t* x, const uint8_t* p
         const int64_t ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h;
         const int64_t iw = ow * s.stride_w - s.pad_left + kw * s.dilation_w;
         const bool inside = p < pixels && ih >= 0 && ih < s.in_h && iw >= 0 && iw < s.in_w;
-        ind[(kh * s.kernel_w + kw) * mr + r] = inside ? x + ((n * s.in_h + ih) * s.in_w + iw) * s.channels : pad;
+        ind[(kh * s.kernel_w + kw) * mr + r] = inside ? x + ((n * s.in_h + ih) * s.in_w + iw) * pixel_bytes : pad;
       }
   }
 }
@@ -58,7 +60,7 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
   const int mr = kernel.mr, nr = kernel.nr;
   const int64_t m = wp.outer, taps = s.taps(), groups = s.channels / 4;
   const int64_t pixels = s.batch * s.out_h * s.out_w, row_panels = (pixels + mr - 1) / mr;
-  const int64_t col_panels = (m + nr - 1) / nr, panel_bytes = wp.k_groups * nr * 4;
+  const int64_t col_panels = (m + nr - 1) / nr, panel_bytes = wp.k_groups * nr * 4 * wp.value_bytes;
   if (pixels == 0 || m == 0) return;
   const kernels::I8TileFn tile = wp.signed_7bit && kernel.indirect_u8_7bit ? kernel.indirect_u8_7bit : kernel.indirect_u8;
   // Column blocks whose weight panels stay in L2 while every row panel of a chunk passes;
@@ -71,7 +73,14 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
   const int64_t block_panels =
       std::clamp<int64_t>(kWeightBytes / panel_bytes, 1, (col_panels + min_blocks - 1) / min_blocks);
   const int64_t col_blocks = (col_panels + block_panels - 1) / block_panels;
-  const std::vector<uint8_t> pad(static_cast<size_t>(s.channels), x_zero);  // (x_zero - x_zero) * w = 0
+  // A tile that reads 16-bit rows gets the input and the padding row widened once here.
+  const int row_bytes = kernel.indirect_row_bytes;
+  std::vector<uint16_t> wide;
+  if (row_bytes == 2) wide.assign(x, x + s.batch * s.in_h * s.in_w * s.channels);
+  const uint8_t* rows = row_bytes == 2 ? reinterpret_cast<const uint8_t*>(wide.data()) : x;
+  const int64_t pixel_bytes = s.channels * row_bytes;
+  std::vector<uint8_t> pad(static_cast<size_t>(pixel_bytes), 0);  // (x_zero - x_zero) * w = 0
+  for (int64_t c = 0; c < s.channels; ++c) pad[static_cast<size_t>(c * row_bytes)] = x_zero;  // little-endian
   const std::vector<int32_t> row_add(static_cast<size_t>(mr), 0);           // weights' zero points are 0
   pool.parallel_for(chunks * col_blocks, 1, [&](int64_t begin, int64_t end) {
     thread_local std::vector<const uint8_t*> ind;
@@ -82,7 +91,7 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
       const int64_t rp0 = chunk * kChunkPanels, rp_count = std::min(kChunkPanels, row_panels - rp0);
       if (chunk != filled) {
         ind.resize(static_cast<size_t>(rp_count * taps * mr));
-        for (int64_t i = 0; i < rp_count; ++i) fill_indirection(s, x, pad.data(), (rp0 + i) * mr, mr, ind.data() + i * taps * mr);
+        for (int64_t i = 0; i < rp_count; ++i) fill_indirection(s, rows, pixel_bytes, pad.data(), (rp0 + i) * mr, mr, ind.data() + i * taps * mr);
         filled = chunk;
       }
       acc.resize(std::max(acc.size(), static_cast<size_t>(mr * block_panels * nr)));

@@ -1,0 +1,105 @@
+// The WebAssembly SIMD128 8-bit tile of the NHWC convolution (ops/quant/conv_nhwc.h), 4 x 8.
+//
+// i32x4.dot_i16x8_s multiplies 8 int16 pairs and adds each pair into an int32 lane (exact:
+// |255 * -128 * 2| < 2^31). The portable tile (portable/i8_gemm_scalar.cc) broadcasts a row's
+// 4 depths against 2 columns x 4 depths, so each dot yields partial sums of 2 columns and a
+// 6 x 8 tile holds 24 accumulators, far more than the 15 vector registers V8 allocates from
+// (kernels/wasm/f32_gemm_wasm.cc). Here a row's depth pair (d, d + 1) is broadcast against
+// 4 columns' pairs, so each dot adds to 4 whole columns: 2 accumulators per row of 8 columns.
+// 4 rows keep 8 accumulators, 2 column vectors and 1 row vector live.
+//
+// The columns (weights) are widened to int16 and put in that pair order once, when the
+// session is created (i8_arrange_pairs__wasmsimd). The rows are the NHWC pixels, widened to
+// uint16 once per convolution by the driver (indirect_row_bytes 2), so a depth pair is one
+// 32-bit splat: reading the bytes in place took a splat and a zero-extension per row and
+// pair, re-done for every column panel.
+// Compiled only by emscripten (CMakeLists.txt); SIMD128 builds only.
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+
+#include <cstring>
+#include <vector>
+
+#include "kernels/gemm/i8_gemm.h"
+
+namespace twinrt::kernels {
+namespace {
+
+constexpr int kMr = 4, kNr = 8;
+// One depth group of a panel after arranging: 2 pairs x 8 columns x 2 depths, int16.
+constexpr int64_t kGroupValues = 2 * kNr * 2;
+
+// Arranged index of packed value (column j, depth d of the group): pair d / 2 is a block of
+// 16 values, and in it column j's two depths are adjacent, so the first 8 values of a pair
+// are columns 0-3 and the next 8 columns 4-7.
+constexpr int arranged_index(int j, int d) { return (d / 2) * 2 * kNr + j * 2 + d % 2; }
+
+void store(const I8TileArgs& t, const v128_t (&acc)[kMr][2]) {
+  const v128_t col_add[2] = {wasm_v128_load(t.col_add), wasm_v128_load(t.col_add + 4)};  // whole panels of terms
+  for (int r = 0; r < t.row_count; ++r) {
+    const v128_t row_add = wasm_i32x4_splat(t.row_add[r]);
+    const v128_t sums[2] = {wasm_i32x4_add(wasm_i32x4_add(acc[r][0], row_add), col_add[0]),
+                            wasm_i32x4_add(wasm_i32x4_add(acc[r][1], row_add), col_add[1])};
+    int32_t* c = t.c + r * t.ldc;
+    if (t.col_count == kNr) {  // a variable-length memcpy here was a call per row: 10% of the run
+      wasm_v128_store(c, sums[0]);
+      wasm_v128_store(c + 4, sums[1]);
+      continue;
+    }
+    int32_t out[kNr];
+    wasm_v128_store(out, sums[0]);
+    wasm_v128_store(out + 4, sums[1]);
+    for (int j = 0; j < t.col_count; ++j) c[j] = out[j];
+  }
+}
+
+// lo/hi (columns 0-3 / 4-7) += the row's depth pair at `row` times the columns' pairs c0/c1.
+inline void madd_row(v128_t& lo, v128_t& hi, v128_t c0, v128_t c1, const uint16_t* row) {
+  const v128_t a = wasm_v128_load32_splat(row);  // (d, d + 1) x 4, int16
+  lo = wasm_i32x4_add(lo, wasm_i32x4_dot_i16x8(c0, a));
+  hi = wasm_i32x4_add(hi, wasm_i32x4_dot_i16x8(c1, a));
+}
+
+}  // namespace
+
+void i8_arrange_pairs__wasmsimd(I8Panels& panels) {
+  const int64_t groups = static_cast<int64_t>(panels.bytes.size()) / (kNr * 4);
+  std::vector<uint8_t> wide(static_cast<size_t>(groups * kGroupValues) * sizeof(int16_t));
+  for (int64_t g = 0; g < groups; ++g) {
+    const uint8_t* src = panels.bytes.data() + g * kNr * 4;
+    int16_t values[kGroupValues];
+    for (int j = 0; j < kNr; ++j)
+      for (int d = 0; d < 4; ++d) values[arranged_index(j, d)] = static_cast<int8_t>(src[j * 4 + d]);
+    std::memcpy(wide.data() + g * sizeof(values), values, sizeof(values));
+  }
+  panels.bytes.swap(wide);
+  panels.value_bytes = 2;
+}
+
+void i8_gemm_4x8_indirect_u8__wasmsimd(const I8TileArgs& t) {
+  // Named accumulators: with an array clang kept them in linear memory (a load and a store
+  // per product).
+  v128_t l0 = wasm_i32x4_splat(0), h0 = l0, l1 = l0, h1 = l0, l2 = l0, h2 = l0, l3 = l0, h3 = l0;
+  const int16_t* cols = reinterpret_cast<const int16_t*>(t.cols);
+  for (int64_t tap = 0; tap < t.taps; ++tap) {
+    const uint8_t* const* rows = t.indirect + tap * kMr;  // uint16 values (indirect_row_bytes 2)
+    const uint16_t* r0 = reinterpret_cast<const uint16_t*>(rows[0]);
+    const uint16_t* r1 = reinterpret_cast<const uint16_t*>(rows[1]);
+    const uint16_t* r2 = reinterpret_cast<const uint16_t*>(rows[2]);
+    const uint16_t* r3 = reinterpret_cast<const uint16_t*>(rows[3]);
+    // Depth pairs in order: a group's two pairs are consecutive in the rows and the columns.
+    // One offset for the 4 rows (4 pointers stepped together became a vector of them).
+    for (int64_t at = 0; at < 4 * t.k_groups; at += 2, cols += 2 * kNr) {
+      const v128_t c0 = wasm_v128_load(cols), c1 = wasm_v128_load(cols + 4 * 2);
+      madd_row(l0, h0, c0, c1, r0 + at);
+      madd_row(l1, h1, c0, c1, r1 + at);
+      madd_row(l2, h2, c0, c1, r2 + at);
+      madd_row(l3, h3, c0, c1, r3 + at);
+    }
+  }
+  const v128_t acc[kMr][2] = {{l0, h0}, {l1, h1}, {l2, h2}, {l3, h3}};
+  store(t, acc);
+}
+
+}  // namespace twinrt::kernels
+#endif

@@ -1,0 +1,63 @@
+// Requantization (kernels/gemm/i8_gemm.h) with WebAssembly SIMD128, 16 values a step: the
+// float operations of portable/i8_requantize.inc in the same order (int32 add, convert,
+// one multiply, clamp to +-2^22, round by adding and subtracting 1.5 * 2^23, add the zero
+// point), so the same bytes. The final clamp is the narrowing instructions' saturation
+// (int32 -> int16 signed, then int16 -> 8 bits), which gives the clamp's value for every
+// int32. Clang's vectorization of the portable loop took 9% of an int8 ResNet-50 run.
+// Compiled only by emscripten (CMakeLists.txt); SIMD128 builds only.
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/gemm/i8_gemm.h"
+
+namespace twinrt::kernels {
+namespace {
+
+// 4 values: acc + bias (wrapping), times m, rounded half to even, plus the zero point.
+inline v128_t rounded(v128_t acc, v128_t bias, v128_t m, v128_t zero_point) {
+  const v128_t limit = wasm_f32x4_splat(4194304.0f), magic = wasm_f32x4_splat(12582912.0f);
+  v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_add(acc, bias)), m);
+  f = wasm_f32x4_pmax(wasm_f32x4_neg(limit), f);  // f > -limit ? f : -limit (NaN: -limit)
+  f = wasm_f32x4_pmin(limit, f);                  // f < limit ? f : limit
+  f = wasm_f32x4_sub(wasm_f32x4_add(f, magic), magic);
+  return wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(f), zero_point);
+}
+
+template <class Q>
+void requantize(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
+                int32_t zero_point, Q* out) {
+  int64_t i = 0;
+  if (multiplier_stride <= 1) {
+    const v128_t b = wasm_i32x4_splat(bias), zp = wasm_i32x4_splat(zero_point), m0 = wasm_f32x4_splat(multiplier[0]);
+    for (; i + 16 <= n; i += 16) {
+      v128_t q[4];
+      for (int v = 0; v < 4; ++v) {
+        const v128_t m = multiplier_stride ? wasm_v128_load(multiplier + i + 4 * v) : m0;
+        q[v] = rounded(wasm_v128_load(acc + i + 4 * v), b, m, zp);
+      }
+      const v128_t lo = wasm_i16x8_narrow_i32x4(q[0], q[1]), hi = wasm_i16x8_narrow_i32x4(q[2], q[3]);
+      wasm_v128_store(out + i, std::is_same_v<Q, uint8_t> ? wasm_u8x16_narrow_i16x8(lo, hi) : wasm_i8x16_narrow_i16x8(lo, hi));
+    }
+  }
+  if (i == n) return;
+  const float* rest = multiplier + i * multiplier_stride;
+  if constexpr (std::is_same_v<Q, uint8_t>) requantize_u8(acc + i, n - i, bias, rest, multiplier_stride, zero_point, out + i);
+  else requantize_s8(acc + i, n - i, bias, rest, multiplier_stride, zero_point, out + i);
+}
+
+}  // namespace
+
+void requantize_u8__wasmsimd(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier,
+                             int64_t multiplier_stride, int32_t zero_point, uint8_t* out) {
+  requantize(acc, n, bias, multiplier, multiplier_stride, zero_point, out);
+}
+void requantize_s8__wasmsimd(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier,
+                             int64_t multiplier_stride, int32_t zero_point, int8_t* out) {
+  requantize(acc, n, bias, multiplier, multiplier_stride, zero_point, out);
+}
+
+}  // namespace twinrt::kernels
+#endif
