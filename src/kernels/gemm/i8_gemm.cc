@@ -77,8 +77,7 @@ const I8GemmKernel& i8_indirect_kernel(Isa isa) {
                                  quantize_u8, quantize_s8, nullptr, i8_arrange_pairs__wasmsimd, 2};
   return wasm;
 #else
-  const I8GemmKernel& kernel = i8_gemm_kernel(isa);
-  return kernel.indirect_u8 ? kernel : i8_gemm_kernel(Isa::kAvx2);
+  return i8_gemm_kernel(isa);  // every native tier has an indirect tile in its own shape
 #endif
 }
 

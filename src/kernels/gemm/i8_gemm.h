@@ -101,9 +101,9 @@ struct I8GemmKernel {
 // The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it
 // (AVX-512 without VNNI falls back to the AVX2 tiles).
 const I8GemmKernel& i8_gemm_kernel(Isa isa);
-// The kernel of the indirect (NHWC convolution) tiles for `isa`: i8_gemm_kernel's, except
-// where that tier has no indirect tile (then the AVX2 tiles) or the indirect tile has a
-// shape of its own (WebAssembly SIMD128: 4x8, on arranged columns and widened rows).
+// The kernel of the indirect (NHWC convolution) tiles for `isa`: i8_gemm_kernel's natively,
+// and in WebAssembly SIMD128 builds a 4x8 tile of its own shape (on arranged columns and
+// widened rows).
 const I8GemmKernel& i8_indirect_kernel(Isa isa);
 
 // Packs an outer x k operand whose element (i, p) is src[i * outer_stride + p * k_stride]
