@@ -41,7 +41,7 @@ void store(const I8TileArgs& t, const v128_t (&acc)[kMr][2]) {
     const v128_t sums[2] = {wasm_i32x4_add(wasm_i32x4_add(acc[r][0], row_add), col_add[0]),
                             wasm_i32x4_add(wasm_i32x4_add(acc[r][1], row_add), col_add[1])};
     int32_t* c = t.c + r * t.ldc;
-    if (t.col_count == kNr) {  // a variable-length memcpy here was a call per row: 10% of the run
+    if (t.col_count == kNr) {  // a variable-length memcpy here was a call per row: 7.6% of a ResNet-50 profile
       wasm_v128_store(c, sums[0]);
       wasm_v128_store(c + 4, sums[1]);
       continue;
