@@ -1,6 +1,7 @@
-// The vectorizable 2-D max pool against the reference kernel, bit for bit: every window
-// geometry around the edges, float planes full of NaN, infinities and signed zeros, and
-// uint8/int8 planes.
+// The vectorized 2-D max pool of every tier against the reference kernel, bit for bit:
+// every window geometry around the edges (rows narrower and wider than a vector, whose
+// interior ends in a partial vector), float planes full of NaN, infinities and signed
+// zeros, and uint8/int8 planes.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/cpu/isa.h"
 #include "kernels/portable/maxpool_2d.h"
 #include "kernels/ref/pool_ref.h"
 
@@ -35,7 +37,7 @@ int for_each_window(Check&& check) {
   uint32_t seed = 1;
   int checked = 0;
   for (int64_t h : {1, 4, 7})
-    for (int64_t w : {1, 5, 13, 37})
+    for (int64_t w : {1, 5, 13, 37, 70, 150})
       for (int64_t k : {1, 2, 3})
         for (int64_t s : {1, 2, 3})
           for (int64_t pad : {0, 1, 2}) {
@@ -54,16 +56,20 @@ int for_each_window(Check&& check) {
 }
 
 TEST(KernelsMaxPool2d, MatchesTheReferenceBitForBit) {
-  const int checked = for_each_window([](const ImageWindow& win, int64_t n, uint32_t seed) {
-    const auto x = awkward_plane(n, seed);
-    std::vector<float> want(static_cast<size_t>(win.out[0] * win.out[1])), got(want.size(), 123.0f);
-    f32_maxpool_ref(win, x.data(), want.data(), nullptr);
-    f32_maxpool_2d(win, x.data(), got.data());
-    ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0)
-        << "h=" << win.in[0] << " w=" << win.in[1] << " k=" << win.kernel[0] << " s=" << win.strides[0]
-        << " pad=" << win.pad_begin[0];
-  });
-  EXPECT_GT(checked, 100);
+  for (Isa isa : supported_isas()) {
+    SCOPED_TRACE(isa_description(isa));
+    const auto fast = maxpool_2d_kernels(isa).f32;
+    const int checked = for_each_window([&](const ImageWindow& win, int64_t n, uint32_t seed) {
+      const auto x = awkward_plane(n, seed);
+      std::vector<float> want(static_cast<size_t>(win.out[0] * win.out[1])), got(want.size(), 123.0f);
+      f32_maxpool_ref(win, x.data(), want.data(), nullptr);
+      fast(win, x.data(), got.data());
+      ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0)
+          << "h=" << win.in[0] << " w=" << win.in[1] << " k=" << win.kernel[0] << " s=" << win.strides[0]
+          << " pad=" << win.pad_begin[0];
+    });
+    EXPECT_GT(checked, 100);
+  }
 }
 
 // uint8 and int8 (QDQ models' pools after fuse_qdq_max_pool): every byte value, the
@@ -83,8 +89,11 @@ void eight_bit_matches_reference(Ref ref, Fast fast) {
 }
 
 TEST(KernelsMaxPool2d, EightBitMatchesTheReference) {
-  eight_bit_matches_reference<uint8_t>(u8_maxpool_ref, u8_maxpool_2d);
-  eight_bit_matches_reference<int8_t>(i8_maxpool_ref, i8_maxpool_2d);
+  for (Isa isa : supported_isas()) {
+    SCOPED_TRACE(isa_description(isa));
+    eight_bit_matches_reference<uint8_t>(u8_maxpool_ref, maxpool_2d_kernels(isa).u8);
+    eight_bit_matches_reference<int8_t>(i8_maxpool_ref, maxpool_2d_kernels(isa).i8);
+  }
 }
 
 TEST(KernelsMaxPool2d, DilatedWindowsAreLeftToTheReference) {

@@ -1,58 +1,43 @@
-#include "kernels/portable/maxpool_2d.h"
+// The portable tier's max pool (16-byte vectors: SSE2 natively, SIMD128 in the WebAssembly
+// SIMD builds) and the choice of tier.
+#define TWINRT_POOL_NS scalar_maxpool
+#define TWINRT_POOL_BYTES 16
+#define TWINRT_POOL_F32_FN f32_maxpool_2d__scalar
+#define TWINRT_POOL_U8_FN u8_maxpool_2d__scalar
+#define TWINRT_POOL_I8_FN i8_maxpool_2d__scalar
+#include "kernels/portable/maxpool_2d.inc"
 
-#include <algorithm>
-#include <limits>
-#include <type_traits>
-
-#include "kernels/portable/window_runs.h"
+#if defined(__x86_64__) || defined(_M_X64)
+#define TWINRT_X86 1
+#endif
 
 namespace twinrt::kernels {
+
+#ifdef TWINRT_X86
+// Defined in the ISA folders, each compiled with its own flags.
+void f32_maxpool_2d__avx2(const ImageWindow&, const float*, float*);
+void u8_maxpool_2d__avx2(const ImageWindow&, const uint8_t*, uint8_t*);
+void i8_maxpool_2d__avx2(const ImageWindow&, const int8_t*, int8_t*);
+void f32_maxpool_2d__avx512(const ImageWindow&, const float*, float*);
+void u8_maxpool_2d__avx512(const ImageWindow&, const uint8_t*, uint8_t*);
+void i8_maxpool_2d__avx512(const ImageWindow&, const int8_t*, int8_t*);
+#endif
 
 bool maxpool_2d_applies(const ImageWindow& w) {
   return w.rank == 2 && w.dilations[0] == 1 && w.dilations[1] == 1;
 }
 
-namespace {
-
-// row_out[ow] = the running maximum with tap taps[ow * stride] for ow in [first, end)
-// (S: the stride when known at compile time, else 0).
-template <int S, class T>
-void tap_run(const T* taps, int64_t first, int64_t end, int64_t stride, T* row_out) {
-  const int64_t s = S ? S : stride;
-  for (int64_t ow = first; ow < end; ++ow) {
-    const T v = taps[ow * s], m = row_out[ow];
-    if constexpr (std::is_floating_point_v<T>) row_out[ow] = (v > m || m != m) ? v : m;
-    else row_out[ow] = v > m ? v : m;
-  }
+const MaxPool2dKernels& maxpool_2d_kernels(Isa isa) {
+  static const MaxPool2dKernels scalar{f32_maxpool_2d__scalar, u8_maxpool_2d__scalar, i8_maxpool_2d__scalar};
+#ifdef TWINRT_X86
+  static const MaxPool2dKernels avx2{f32_maxpool_2d__avx2, u8_maxpool_2d__avx2, i8_maxpool_2d__avx2};
+  static const MaxPool2dKernels avx512{f32_maxpool_2d__avx512, u8_maxpool_2d__avx512, i8_maxpool_2d__avx512};
+  if (isa == Isa::kAvx512) return avx512;
+  if (isa == Isa::kAvx2) return avx2;
+#else
+  (void)isa;
+#endif
+  return scalar;
 }
-
-template <class T>
-void maxpool_2d(const ImageWindow& w, const T* in, T* out) {
-  constexpr bool kFloat = std::is_floating_point_v<T>;
-  const int64_t out_h = w.out[0], out_w = w.out[1], s_w = w.strides[1];
-  // Float: NaN marks "no number yet": the next tap replaces it, whatever it is, so the
-  // first number of the window is taken as the reference kernel takes it (even -inf), and
-  // NaN taps after it never win a comparison. Integers are all numbers: start at the lowest.
-  const T start = kFloat ? std::numeric_limits<T>::quiet_NaN() : std::numeric_limits<T>::lowest();
-  for (int64_t oh = 0; oh < out_h; ++oh) {
-    T* row_out = out + oh * out_w;
-    std::fill(row_out, row_out + out_w, start);
-    for_each_tap_run(w, in, oh, [&](const T* taps, int64_t first, int64_t end) {
-      // Strides 1 and 2 as constants, so the compiler vectorizes their loads.
-      if (s_w == 1) return tap_run<1>(taps, first, end, 1, row_out);
-      if (s_w == 2) return tap_run<2>(taps, first, end, 2, row_out);
-      tap_run<0>(taps, first, end, s_w, row_out);
-    });
-    if constexpr (kFloat)
-      for (int64_t ow = 0; ow < out_w; ++ow)
-        if (row_out[ow] != row_out[ow]) row_out[ow] = std::numeric_limits<T>::lowest();
-  }
-}
-
-}  // namespace
-
-void f32_maxpool_2d(const ImageWindow& w, const float* in, float* out) { maxpool_2d(w, in, out); }
-void u8_maxpool_2d(const ImageWindow& w, const uint8_t* in, uint8_t* out) { maxpool_2d(w, in, out); }
-void i8_maxpool_2d(const ImageWindow& w, const int8_t* in, int8_t* out) { maxpool_2d(w, in, out); }
 
 }  // namespace twinrt::kernels

@@ -1,20 +1,27 @@
 // 2-D max pooling without dilation or indices, for float32 and 8-bit integers: the
 // reference kernel's result (kernels/ref/pool_ref.h: NaN taps are skipped, the first of
-// equal maxima wins, a window with no number gives the type's lowest value) in a loop the
-// compiler vectorizes over a row.
+// equal maxima wins, a window with no number gives the type's lowest value), a vector of
+// output columns at a time. One implementation (maxpool_2d.inc) compiled per ISA tier; as
+// pooling only compares, every tier gives the same bits.
 #pragma once
 
 #include <cstdint>
 
 #include "kernels/ref/image_window.h"
+#include "twinrt/session.h"
 
 namespace twinrt::kernels {
 
 // Whether the kernels below handle the window: rank 2 and dilations of 1.
 bool maxpool_2d_applies(const ImageWindow& w);
 
-void f32_maxpool_2d(const ImageWindow& w, const float* in, float* out);
-void u8_maxpool_2d(const ImageWindow& w, const uint8_t* in, uint8_t* out);
-void i8_maxpool_2d(const ImageWindow& w, const int8_t* in, int8_t* out);
+struct MaxPool2dKernels {
+  void (*f32)(const ImageWindow& w, const float* in, float* out);
+  void (*u8)(const ImageWindow& w, const uint8_t* in, uint8_t* out);
+  void (*i8)(const ImageWindow& w, const int8_t* in, int8_t* out);
+};
+
+// The kernels of `isa` (never kAuto).
+const MaxPool2dKernels& maxpool_2d_kernels(Isa isa);
 
 }  // namespace twinrt::kernels

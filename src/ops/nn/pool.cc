@@ -31,10 +31,10 @@ int64_t plane_size(const kernels::ImageWindow& w) {
 
 // One plane through a fast path where one applies, else the ref kernel, for compute type C (float or double; max also int8/uint8).
 template <class C>
-void pool_plane(const PoolAttrs& a, bool reference, const kernels::ImageWindow& w, const C* in, C* out,
-                int64_t* argmax) {
+void pool_plane(const PoolAttrs& a, bool reference, const kernels::MaxPool2dKernels& max,
+                const kernels::ImageWindow& w, const C* in, C* out, int64_t* argmax) {
   if constexpr (std::is_same_v<C, float>) {
-    if (a.kind == PoolKind::kMax && !argmax && kernels::maxpool_2d_applies(w)) kernels::f32_maxpool_2d(w, in, out);
+    if (a.kind == PoolKind::kMax && !argmax && kernels::maxpool_2d_applies(w)) max.f32(w, in, out);
     else if (a.kind == PoolKind::kMax) kernels::f32_maxpool_ref(w, in, out, argmax);
     else if (a.kind == PoolKind::kAverage && reference) kernels::f32_avgpool_f64acc_ref(w, in, out, a.count_include_pad);
     else if (a.kind == PoolKind::kAverage && a.global) *out = kernels::f32_mean_8_lanes(in, plane_size(w));
@@ -47,10 +47,10 @@ void pool_plane(const PoolAttrs& a, bool reference, const kernels::ImageWindow& 
     else if (a.kind == PoolKind::kAverage) kernels::f64_avgpool_ref(w, in, out, a.count_include_pad);
     else kernels::f64_lppool_ref(w, in, out, a.p);
   } else if constexpr (std::is_same_v<C, uint8_t>) {
-    if (!argmax && kernels::maxpool_2d_applies(w)) kernels::u8_maxpool_2d(w, in, out);
+    if (!argmax && kernels::maxpool_2d_applies(w)) max.u8(w, in, out);
     else kernels::u8_maxpool_ref(w, in, out, argmax);
   } else {
-    if (!argmax && kernels::maxpool_2d_applies(w)) kernels::i8_maxpool_2d(w, in, out);
+    if (!argmax && kernels::maxpool_2d_applies(w)) max.i8(w, in, out);
     else kernels::i8_maxpool_ref(w, in, out, argmax);
   }
 }
@@ -72,7 +72,8 @@ int64_t to_column_major(int64_t flat, const std::vector<int64_t>& dims) {
 
 class PoolKernel final : public OpKernel {
  public:
-  PoolKernel(PoolAttrs attrs, Mode mode) : attrs_(std::move(attrs)), mode_(mode) {}
+  PoolKernel(PoolAttrs attrs, Mode mode, Isa isa)
+      : attrs_(std::move(attrs)), mode_(mode), max_(kernels::maxpool_2d_kernels(isa)) {}
 
   // The window attributes for an input's spatial dims (global pools cover them all).
   nn::WindowAttrs window_for(const std::vector<int64_t>& spatial) const {
@@ -139,7 +140,7 @@ class PoolKernel final : public OpKernel {
     pool.parallel_for(planes, 1, [&](int64_t begin, int64_t end) {
       for (int64_t c = begin; c < end; ++c) {
         int64_t* plane_idx = idx ? idx + c * out_size : nullptr;
-        pool_plane(attrs_, reference, w, in + c * in_size, out + c * out_size, plane_idx);
+        pool_plane(attrs_, reference, max_, w, in + c * in_size, out + c * out_size, plane_idx);
         if (!plane_idx) continue;
         for (int64_t i = 0; i < out_size; ++i)
           plane_idx[i] = c * in_size + (attrs_.column_major_indices ? to_column_major(plane_idx[i], g.in) : plane_idx[i]);
@@ -150,6 +151,7 @@ class PoolKernel final : public OpKernel {
 
   PoolAttrs attrs_;
   Mode mode_;
+  const kernels::MaxPool2dKernels& max_;
 };
 
 Result<int64_t> parse_p(const KernelInit& init) {
@@ -175,7 +177,7 @@ Result<std::unique_ptr<OpKernel>> create_global_pool(const KernelInit& init) {
   if (kKind == PoolKind::kLp) {
     ASSIGN_OR_RETURN(a.p, parse_p(init));
   }
-  return make_kernel<PoolKernel>(std::move(a), init.mode);
+  return make_kernel<PoolKernel>(std::move(a), init.mode, init.isa);
 }
 
 // ONNX requires each pad to be smaller than the kernel: a window lying wholly in the
@@ -207,7 +209,7 @@ Result<std::unique_ptr<OpKernel>> create_pool(const KernelInit& init) {
   if (kKind == PoolKind::kLp) {
     ASSIGN_OR_RETURN(a.p, parse_p(init));
   }
-  return make_kernel<PoolKernel>(std::move(a), init.mode);
+  return make_kernel<PoolKernel>(std::move(a), init.mode, init.isa);
 }
 
 }  // namespace
