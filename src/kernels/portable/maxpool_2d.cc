@@ -2,6 +2,11 @@
 // SIMD builds) and the choice of tier.
 #define TWINRT_POOL_NS scalar_maxpool
 #define TWINRT_POOL_BYTES 16
+#if defined(__wasm_simd128__) || defined(__SSSE3__)
+#define TWINRT_POOL_BYTE_SHUFFLE 1
+#else
+#define TWINRT_POOL_BYTE_SHUFFLE 0
+#endif
 #define TWINRT_POOL_F32_FN f32_maxpool_2d__scalar
 #define TWINRT_POOL_U8_FN u8_maxpool_2d__scalar
 #define TWINRT_POOL_I8_FN i8_maxpool_2d__scalar
@@ -19,8 +24,6 @@ void f32_maxpool_2d__avx2(const ImageWindow&, const float*, float*);
 void u8_maxpool_2d__avx2(const ImageWindow&, const uint8_t*, uint8_t*);
 void i8_maxpool_2d__avx2(const ImageWindow&, const int8_t*, int8_t*);
 void f32_maxpool_2d__avx512(const ImageWindow&, const float*, float*);
-void u8_maxpool_2d__avx512(const ImageWindow&, const uint8_t*, uint8_t*);
-void i8_maxpool_2d__avx512(const ImageWindow&, const int8_t*, int8_t*);
 #endif
 
 bool maxpool_2d_applies(const ImageWindow& w) {
@@ -31,7 +34,7 @@ const MaxPool2dKernels& maxpool_2d_kernels(Isa isa) {
   static const MaxPool2dKernels scalar{f32_maxpool_2d__scalar, u8_maxpool_2d__scalar, i8_maxpool_2d__scalar};
 #ifdef TWINRT_X86
   static const MaxPool2dKernels avx2{f32_maxpool_2d__avx2, u8_maxpool_2d__avx2, i8_maxpool_2d__avx2};
-  static const MaxPool2dKernels avx512{f32_maxpool_2d__avx512, u8_maxpool_2d__avx512, i8_maxpool_2d__avx512};
+  static const MaxPool2dKernels avx512{f32_maxpool_2d__avx512, u8_maxpool_2d__avx2, i8_maxpool_2d__avx2};
   if (isa == Isa::kAvx512) return avx512;
   if (isa == Isa::kAvx2) return avx2;
 #else

@@ -2,6 +2,7 @@
 // pooling does no arithmetic, so only the exact build defines it.
 #if !TWINRT_KERNEL_FMA
 #define TWINRT_POOL_NS avx2_maxpool
+#define TWINRT_POOL_BYTE_SHUFFLE 1
 #define TWINRT_POOL_BYTES 32
 #define TWINRT_POOL_F32_FN f32_maxpool_2d__avx2
 #define TWINRT_POOL_U8_FN u8_maxpool_2d__avx2
