@@ -7,8 +7,8 @@
 
 The two runtimes fuse and rename nodes differently, so nodes are matched by what they compute:
 a Conv, Gemm or MatMul by its weight shape and its input's spatial size (layers of the same
-shape are summed; a node ONNX Runtime kept under its model name by that name), anything else
-by op type. --scale multiplies twinrt's times so that both
+shape are summed, and the `n` column says how many twinrt nodes a row holds; a node ONNX
+Runtime kept under its model name by that name), anything else by op type. --scale multiplies twinrt's times so that both
 totals are equal: on a machine whose speed drifts between the two runs, the shares still
 compare. Rows are sorted by how much more time twinrt takes.
 """
@@ -53,10 +53,11 @@ def main():
     except Exception as e:  # a missing or corrupt file: name it, exit 2 like the CLI
         print(f"compare_node_times: {e}", file=sys.stderr)
         sys.exit(2)
-    tw, ort = {}, {}
+    tw, ort, count = {}, {}, {}
     for n in twinrt_nodes:  # a fused node is named after its nodes, "conv+add+relu"
         key = keys.get(n["node"].split("+")[0], n["op"])
         tw[key] = tw.get(key, 0.0) + n["ms_per_run"]
+        count[key] = count.get(key, 0) + 1
     for n in ort_nodes:
         op = n["op"].replace("Fused", "")
         shapes = n["input_shapes"]
@@ -71,12 +72,12 @@ def main():
     scale = ort_total / tw_total if args.scale and tw_total > 0 else 1.0
     print(f"node time per run: twinrt {tw_total:.3f} ms, ONNX Runtime {ort_total:.3f} ms"
           + (f" (twinrt's times below x {scale:.3f})" if args.scale else ""))
-    print(f"{'layer':48s} {'twinrt ms':>10s} {'ORT ms':>10s} {'ratio':>7s}")
+    print(f"{'layer':48s} {'n':>3s} {'twinrt ms':>10s} {'ORT ms':>10s} {'ratio':>7s}")
     rows = sorted(set(tw) | set(ort), key=lambda k: -(tw.get(k, 0.0) * scale - ort.get(k, 0.0)))
     for k in rows[: args.top]:
         t, o = tw.get(k, 0.0) * scale, ort.get(k, 0.0)
         ratio = f"{t / o:7.2f}" if o > 0 else "      -"
-        print(f"{k[:48]:48s} {t:10.3f} {o:10.3f} {ratio}")
+        print(f"{k[:48]:48s} {count.get(k, 0):3d} {t:10.3f} {o:10.3f} {ratio}")
 
 
 if __name__ == "__main__":
