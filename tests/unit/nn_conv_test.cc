@@ -134,7 +134,8 @@ TEST(NnConv, ThreadCountDoesNotChangeBits) {
 // Winograd F(2x2, 3x3) (ops/nn/conv_winograd.h): not the direct sum's bits, but within a few
 // roundings of it. Odd output sizes (partial blocks), asymmetric and wide padding, batches,
 // bias, images tall enough for several bands of block rows (split over the threads, or
-// whole bands per thread); the same bits at any thread count.
+// whole bands per thread), images with so few blocks that they are the products' rows; the
+// same bits at any thread count.
 TEST(NnConv, WinogradMatchesDirectConvolution) {
   struct Case { std::vector<int64_t> xs, ws, pads; };
   const Case cases[] = {
@@ -142,6 +143,8 @@ TEST(NnConv, WinogradMatchesDirectConvolution) {
       {{1, 20, 96, 40}, {17, 20, 3, 3}, {0, 1, 2, 1}},
       {{1, 32, 6, 5}, {16, 32, 3, 3}, {2, 2, 2, 2}},
       {{2, 16, 80, 64}, {16, 16, 3, 3}, {1, 1, 1, 1}},  // 2 x 3 bands: whole bands per thread
+      {{2, 24, 7, 7}, {40, 24, 3, 3}, {1, 1, 1, 1}},  // 16 blocks: the blocks as the products' rows
+      {{1, 16, 5, 6}, {33, 16, 3, 3}, {0, 1, 1, 0}},  // 6 blocks, 33 channels: partial panels both ways
   };
   for (const Case& c : cases) {
     int64_t xn = 1, wn = 1;

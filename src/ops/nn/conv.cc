@@ -22,7 +22,7 @@ constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
 class ConvKernel final : public OpKernel {
  public:
   ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, Isa isa, nn::WidenedConstant weights,
-             const kernels::F32GemmKernel& tile, nn::PackedF32 packed, nn::PackedF32 winograd, bool residual,
+             const kernels::F32GemmKernel& tile, nn::PackedF32 packed, nn::WinogradWeights winograd, bool residual,
              std::optional<ir::FusedClamp> clamp, std::optional<ElementwiseProgram> program, size_t program_first)
       : attrs_(std::move(attrs)), group_(group), mode_(mode), residual_(residual), clamp_(clamp),
         program_(std::move(program)), program_first_(program_first), gemm_(mode),
@@ -40,7 +40,7 @@ class ConvKernel final : public OpKernel {
 
   // Packed weights run on the tiles (never in reference mode, never depthwise).
   bool keeps_copy_of_input(size_t i) const override {
-    return i == 1 && (packed_.panels.defined() || winograd_.panels.defined());
+    return i == 1 && (packed_.panels.defined() || winograd_.u.panels.defined());
   }
 
   Status run(RunContext& ctx) const override {
@@ -131,9 +131,9 @@ class ConvKernel final : public OpKernel {
         epilogue_done = post_done = true;
       } else if (plan.in_per_group() == 1 && plan.window.rank() == 2) {
         run_depthwise(pool, plan, xv.data(), wv.data(), bias, std::nullopt, yv.data(), ChannelProgram{});
-      } else if (const float* u = winograd_.match(w); u && nn::winograd_applies(plan)) {
-        TRY(nn::run_winograd(pool, tile_, winograd_transforms_, plan, xv.data(), u, bias, residual, clamp, post,
-                             yv.data()));
+      } else if (const float* u = winograd_.u.match(w); u && nn::winograd_applies(plan)) {
+        TRY(nn::run_winograd(pool, tile_, winograd_transforms_, plan, xv.data(), u, winograd_.blocks_as_rows, bias,
+                             residual, clamp, post, yv.data()));
         epilogue_done = post_done = true;
       } else if (mode_ != Mode::kReference) {
         TRY(run_tiles(pool, plan, xv.data(), packed_.match(w), wv.data(), bias, residual, clamp, yv.data(), post));
@@ -303,7 +303,7 @@ class ConvKernel final : public OpKernel {
   const kernels::WinogradTransforms& winograd_transforms_;
   nn::WidenedConstant weights_;
   nn::PackedF32 packed_;  // constant weights as A panels, one block per group
-  nn::PackedF32 winograd_;  // their Winograd transforms as A panels (default mode, 3x3)
+  nn::WinogradWeights winograd_;  // their Winograd transforms (default mode, 3x3)
 };
 
 Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
@@ -329,9 +329,9 @@ Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
   const kernels::F32GemmKernel& tile = kernels::f32_gemm_kernel(init.isa, init.mode == Mode::kDefault);
   // Winograd weights replace the direct ones: with stride and dilation 1 every run takes
   // that path (unless a feed replaces W, which then runs from its own bytes).
-  ASSIGN_OR_RETURN(nn::PackedF32 winograd, nn::pack_winograd_weights(w, attrs, group, init, tile.mr));
+  ASSIGN_OR_RETURN(nn::WinogradWeights winograd, nn::pack_winograd_weights(w, attrs, group, init, tile));
   nn::PackedF32 packed;
-  if (w && !winograd.panels.defined() && init.mode != Mode::kReference && w->rank() >= 3 && w->dim(0) % group == 0 && w->dim(0) > 0 &&
+  if (w && !winograd.u.panels.defined() && init.mode != Mode::kReference && w->rank() >= 3 && w->dim(0) % group == 0 && w->dim(0) > 0 &&
       !(w->rank() == 4 && w->dim(1) == 1)) {  // depthwise runs its own kernel
     const int64_t mg = w->dim(0) / group, taps = w->numel() / w->dim(0);
     ASSIGN_OR_RETURN(packed, nn::pack_f32_constant(*w, weights, group, mg, taps, taps, 1, tile.mr));

@@ -18,27 +18,60 @@ constexpr int kPoints = kernels::kWinogradPoints;
 // Transformed input and products of a band of block rows (see run_winograd).
 constexpr int64_t kBandBytes = 1 << 20;
 
-// The transformed input and the products of a band; the row buffers of one transform call.
+// The transformed input and the products of a band; the row buffers of one transform call;
+// an output channel's products gathered from M^T.
 struct WinogradBand;
 struct WinogradRows;
+struct WinogradColumn;
+
+int64_t round_up(int64_t n, int64_t step) { return (n + step - 1) / step * step; }
+
+// Block rows per band: bands whose transforms stay in cache between the three steps (the
+// whole 56 x 56 image of 64 channels took 6.4 MB and ran slower than the direct
+// convolution).
+int64_t band_rows_for(int64_t in_channels, int64_t out_channels, int64_t blocks_w, int64_t blocks_h) {
+  const int64_t row_bytes = kPoints * (in_channels + out_channels) * blocks_w * int64_t{sizeof(float)};
+  return std::clamp<int64_t>(kBandBytes / row_bytes, 1, blocks_h);
+}
+
+// Whether the products of an out_h x out_w output compute at least 25% fewer tile lanes
+// with the blocks as rows (M^T = V^T U^T) than as columns: the tiles are mr x nr, and each
+// band's blocks fill whole panels either way.
+bool blocks_as_rows_pays(const kernels::F32GemmKernel& tile, int64_t in, int64_t out, int64_t out_h, int64_t out_w) {
+  const int64_t bw = (out_w + 1) / 2, bh = (out_h + 1) / 2, band = band_rows_for(in, out, bw, bh);
+  int64_t as_columns = 0, as_rows = 0;
+  for (int64_t first = 0; first < bh; first += band) {
+    const int64_t blocks = std::min(band, bh - first) * bw;
+    as_columns += round_up(blocks, tile.nr) * round_up(out, tile.mr);
+    as_rows += round_up(blocks, tile.mr) * round_up(out, tile.nr);
+  }
+  return 4 * as_rows <= 3 * as_columns;
+}
 
 }  // namespace
 
-Result<PackedF32> pack_winograd_weights(const Tensor* w, const WindowAttrs& attrs, int64_t group,
-                                        const KernelInit& init, int mr) {
+Result<WinogradWeights> pack_winograd_weights(const Tensor* w, const WindowAttrs& attrs, int64_t group,
+                                              const KernelInit& init, const kernels::F32GemmKernel& tile) {
   const auto all_ones = [](const std::vector<int64_t>& values) {
     return std::all_of(values.begin(), values.end(), [](int64_t v) { return v == 1; });
   };
   if (!w || init.mode != Mode::kDefault || !init.value_changing_kernels || group != 1 || w->dtype() != DataType::kFloat || w->rank() != 4 ||
       w->dim(2) != 3 || w->dim(3) != 3 || w->dim(0) < kMinChannels || w->dim(1) < kMinChannels ||
       !all_ones(attrs.strides) || !all_ones(attrs.dilations))
-    return PackedF32{};
+    return WinogradWeights{};
   const int64_t out = w->dim(0), in = w->dim(1);
+  WinogradWeights weights;
+  const ir::Shape w_shape = ir::shape_of(w->shape());
+  const ir::Shape* x_shape = !init.input_types.empty() && init.input_types[0].shape ? &*init.input_types[0].shape : nullptr;
+  if (const std::optional<ir::Shape> y = conv_output_shape(attrs, x_shape, &w_shape);
+      y && y->size() == 4 && (*y)[2].known() && (*y)[3].known())
+    weights.blocks_as_rows = blocks_as_rows_pays(tile, in, out, (*y)[2].value, (*y)[3].value);
   ASSIGN_OR_RETURN(Tensor u, Tensor::create(DataType::kFloat, {kPoints * out * in}));
   kernels::f32_winograd_weights(w->data<float>(), out, in, u.data<float>());
-  ASSIGN_OR_RETURN(PackedF32 packed, pack_f32_constant(u, WidenedConstant{}, kPoints, out, in, in, 1, mr));
-  packed.source = w->raw();  // the panels stand for W itself
-  return packed;
+  ASSIGN_OR_RETURN(weights.u, pack_f32_constant(u, WidenedConstant{}, kPoints, out, in, in, 1,
+                                                weights.blocks_as_rows ? tile.nr : tile.mr));
+  weights.u.source = w->raw();  // the panels stand for W itself
+  return weights;
 }
 
 bool winograd_applies(const ConvPlan& plan) {
@@ -60,6 +93,7 @@ struct WinogradRun {
   int64_t band_rows = 0;
   const float* x = nullptr;
   const float* u_panels = nullptr;
+  bool blocks_as_rows = false;  // see WinogradWeights
   const float* bias = nullptr;
   const float* residual = nullptr;
   kernels::F32Epilogue clamp;  // only its clamp, min and max
@@ -67,11 +101,13 @@ struct WinogradRun {
   float* y = nullptr;
 
   int64_t bands() const { return (g.blocks_h() + band_rows - 1) / band_rows; }
+  // The width of V's panels: A panels with the blocks as rows, else B panels.
+  int64_t v_width() const { return blocks_as_rows ? tile.mr : tile.nr; }
   // Floats of one V matrix and one M matrix of a full band.
   int64_t v_floats() const {
     kernels::WinogradGeometry first = g;
     first.band_end = band_rows;
-    return kernels::winograd_v_floats(first, plan.in_channels, tile.nr);
+    return kernels::winograd_v_floats(first, plan.in_channels, static_cast<int>(v_width()));
   }
   int64_t m_floats() const { return plan.out_channels * band_rows * g.blocks_w(); }
 };
@@ -82,45 +118,59 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
   kernels::WinogradGeometry g = r.g;
   g.band_first = band * r.band_rows;
   g.band_end = std::min(g.blocks_h(), g.band_first + r.band_rows);
-  const int64_t in = r.plan.in_channels, out = r.plan.out_channels, nr = r.tile.nr;
+  const int64_t in = r.plan.in_channels, out = r.plan.out_channels, width = r.v_width();
   const int64_t in_size = r.plan.window.in_size(), out_size = r.plan.window.out_size();
   const int64_t blocks = g.blocks(), v_stride = r.v_floats(), m_stride = r.m_floats();
-  // V in panels, M row-major with room for the output transform's last vectors.
+  // V in panels, M (or M^T) row-major with room for the output transform's last vectors.
   const int64_t floats = kPoints * (v_stride + m_stride) + r.transforms.lanes;
   const int64_t row_floats = kernels::winograd_scratch_floats(g, r.transforms.lanes);
   float* v = thread_scratch<WinogradBand>(floats);
   if (!v) return out_of_memory("no memory for " + std::to_string(floats * 4) + " bytes of Winograd transforms");
   float* m = v + kPoints * v_stride;
-  // The panel columns past the band's last block: the tiles multiply them but never store
+  // The panel lanes past the band's last block: the tiles multiply them but never store
   // the results; zeros, so that no stale subnormal slows the multiply-adds.
-  const int64_t last_panel = (blocks - 1) / nr * nr, used = blocks - last_panel;
+  const int64_t last_panel = (blocks - 1) / width * width, used = blocks - last_panel;
   for (int64_t xi = 0; xi < kPoints; ++xi)
-    for (int64_t c = 0; c < in; ++c) std::fill_n(v + xi * v_stride + last_panel * in + c * nr + used, nr - used, 0.0f);
+    for (int64_t c = 0; c < in; ++c)
+      std::fill_n(v + xi * v_stride + last_panel * in + c * width + used, width - used, 0.0f);
   const float* image = r.x + n * in * in_size;
   std::atomic<bool> no_memory{false};  // a worker's row buffers could not be allocated
   pool.parallel_for(in, 1, [&](int64_t c0, int64_t c1) {
     if (float* scratch = thread_scratch<WinogradRows>(row_floats))
-      r.transforms.input(g, image, in, c0, c1, static_cast<int>(nr), v, v_stride, scratch);
+      r.transforms.input(g, image, in, c0, c1, static_cast<int>(width), v, v_stride, scratch);
     else
       no_memory = true;
   });
   if (no_memory) return out_of_memory("no memory for Winograd row buffers");
-  const int64_t u_block = kernels::panel_count(out, r.tile.mr) * r.tile.mr * in;
+  const int64_t u_width = r.blocks_as_rows ? r.tile.nr : r.tile.mr;
+  const int64_t u_block = kernels::panel_count(out, u_width) * u_width * in;
   TRY(run_f32_gemms(pool, r.tile, kPoints, [&](int64_t xi) {
     F32Product p;
-    p.m = out;
-    p.n = blocks;
     p.k = in;
-    p.a.packed = r.u_panels + xi * u_block;
-    p.b.packed = v + xi * v_stride;
+    const float* u = r.u_panels + xi * u_block;
+    const float* vx = v + xi * v_stride;
+    if (r.blocks_as_rows) {
+      p.m = blocks;
+      p.n = out;
+      p.a.packed = vx;
+      p.b.packed = u;
+    } else {
+      p.m = out;
+      p.n = blocks;
+      p.a.packed = u;
+      p.b.packed = vx;
+    }
     p.c = m + xi * m_stride;
-    p.ldc = blocks;
+    p.ldc = p.n;
     return p;
   }));
   const int64_t first_row = 2 * g.band_first, rows = std::min(g.out_h, 2 * g.band_end) - first_row;
+  // An output channel's 16 rows of products: in M, or gathered from M^T's column.
+  const int64_t column_floats = kPoints * blocks + r.transforms.lanes;
   pool.parallel_for(out, 1, [&](int64_t o0, int64_t o1) {
     float* scratch = thread_scratch<WinogradRows>(row_floats);
-    if (!scratch) {
+    float* column = r.blocks_as_rows ? thread_scratch<WinogradColumn>(column_floats) : nullptr;
+    if (!scratch || (r.blocks_as_rows && !column)) {
       no_memory = true;
       return;
     }
@@ -132,7 +182,13 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
       step.min = r.clamp.min;
       step.max = r.clamp.max;
       float* plane = r.y + (n * out + o) * out_size;
-      r.transforms.output(g, m, m_stride, o, step, plane, scratch);
+      if (r.blocks_as_rows) {
+        for (int64_t xi = 0; xi < kPoints; ++xi)
+          for (int64_t b = 0; b < blocks; ++b) column[xi * blocks + b] = m[xi * m_stride + b * out + o];
+        r.transforms.output(g, column, blocks, 0, step, plane, scratch);
+      } else {
+        r.transforms.output(g, m, m_stride, o, step, plane, scratch);
+      }
       if (r.post.active()) r.post.apply(plane + first_row * g.out_w, rows * g.out_w, o);
     }
   });
@@ -143,12 +199,12 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
 }  // namespace
 
 Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const kernels::WinogradTransforms& transforms,
-                    const ConvPlan& plan, const float* x, const float* u_panels, const float* bias,
+                    const ConvPlan& plan, const float* x, const float* u_panels, bool blocks_as_rows, const float* bias,
                     const float* residual, const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post,
                     float* y) {
   const WindowGeometry& w = plan.window;
   if (w.out_size() == 0) return Status::ok();
-  WinogradRun r{tile, transforms, plan, {}, 0, x, u_panels, bias, residual, {}, post, y};
+  WinogradRun r{tile, transforms, plan, {}, 0, x, u_panels, blocks_as_rows, bias, residual, {}, post, y};
   r.g.in_h = w.in[0];
   r.g.in_w = w.in[1];
   r.g.out_h = w.out[0];
@@ -156,10 +212,7 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
   r.g.pad_top = w.pad_begin[0];
   r.g.pad_left = w.pad_begin[1];
   set_epilogue_clamp(r.clamp, clamp);
-  // Bands of block rows whose transforms stay in cache between the three steps (the whole
-  // 56 x 56 image of 64 channels took 6.4 MB and ran slower than the direct convolution).
-  const int64_t row_bytes = kPoints * (plan.in_channels + plan.out_channels) * r.g.blocks_w() * int64_t{sizeof(float)};
-  r.band_rows = std::clamp<int64_t>(kBandBytes / row_bytes, 1, r.g.blocks_h());
+  r.band_rows = band_rows_for(plan.in_channels, plan.out_channels, r.g.blocks_w(), r.g.blocks_h());
   // With enough bands for every thread, whole bands per thread: a band split over the
   // threads waits for all of them three times (ResNet-50 at 2 threads gained nothing from
   // Winograd that way). Each band is computed the same way on any thread, so the bits do not

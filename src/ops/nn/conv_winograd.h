@@ -14,12 +14,22 @@
 
 namespace twinrt::nn {
 
-// The transformed weights as A panels (16 blocks of out x in channels), when `w` is a
-// constant float32 [out, in, 3, 3] of a single-group convolution with strides and dilations
-// 1, in default mode with value-changing kernels allowed, with enough channels to pay for
-// the transforms; else nothing.
-Result<PackedF32> pack_winograd_weights(const Tensor* w, const WindowAttrs& attrs, int64_t group,
-                                        const KernelInit& init, int mr);
+// The transformed weights, packed for one of the two ways to run the 16 products.
+struct WinogradWeights {
+  PackedF32 u;
+  // The products as M^T = V^T U^T: the image's blocks are the GEMM's rows and the output
+  // channels its columns, U's panels B panels. Chosen at session creation, when the output
+  // size is known, where it computes fewer tile lanes: a 7 x 7 output has 16 blocks, half of
+  // a 32-column panel one way and two whole 8-row panels the other.
+  bool blocks_as_rows = false;
+};
+
+// The transformed weights (16 blocks of out x in channels), when `w` is a constant float32
+// [out, in, 3, 3] of a single-group convolution with strides and dilations 1, in default
+// mode with value-changing kernels allowed, with enough channels to pay for the transforms;
+// else nothing.
+Result<WinogradWeights> pack_winograd_weights(const Tensor* w, const WindowAttrs& attrs, int64_t group,
+                                              const KernelInit& init, const kernels::F32GemmKernel& tile);
 
 // Whether a run's plan takes the Winograd path: 2-D, 3x3, stride and dilation 1, one group.
 bool winograd_applies(const ConvPlan& plan);
@@ -27,7 +37,7 @@ bool winograd_applies(const ConvPlan& plan);
 // y = post(clamp(conv(x) + bias + residual)) for every image; residual and post optional.
 Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const kernels::WinogradTransforms& transforms,
                     const ConvPlan& plan, const float* x,
-                    const float* u_panels, const float* bias, const float* residual,
+                    const float* u_panels, bool blocks_as_rows, const float* bias, const float* residual,
                     const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post, float* y);
 
 }  // namespace twinrt::nn
