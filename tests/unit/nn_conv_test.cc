@@ -131,8 +131,9 @@ TEST(NnConv, ThreadCountDoesNotChangeBits) {
 }
 
 // Default mode runs 3x3 stride-1 convolutions with constant weights and >= 16 channels by
-// Winograd F(2x2, 3x3) (ops/nn/conv_winograd.h): not the direct sum's bits, but within a few
-// roundings of it. Odd output sizes (partial blocks), asymmetric and wide padding, batches,
+// Winograd F(2x2, 3x3) or F(4x4, 3x3) (ops/nn/conv_winograd.h): not the direct sum's bits,
+// but within a few roundings of it (F(2x2) under 1e-5 of the largest output here, F(4x4)
+// 2.5e-5; every case passes with either tile forced, blocks as rows or columns). Odd output sizes (partial blocks), asymmetric and wide padding, batches,
 // bias, images tall enough for several bands of block rows (split over the threads, or
 // whole bands per thread), images with so few blocks that they are the products' rows; the
 // same bits at any thread count.
@@ -142,7 +143,7 @@ TEST(NnConv, WinogradMatchesDirectConvolution) {
       {{2, 16, 23, 19}, {24, 16, 3, 3}, {1, 1, 1, 1}},
       {{1, 20, 96, 40}, {17, 20, 3, 3}, {0, 1, 2, 1}},
       {{1, 32, 6, 5}, {16, 32, 3, 3}, {2, 2, 2, 2}},
-      {{2, 16, 80, 64}, {16, 16, 3, 3}, {1, 1, 1, 1}},  // 2 x 3 bands: whole bands per thread
+      {{2, 16, 80, 64}, {16, 16, 3, 3}, {1, 1, 1, 1}},  // F(4x4), 2 x 2 bands: whole bands per thread
       {{2, 24, 7, 7}, {40, 24, 3, 3}, {1, 1, 1, 1}},  // 16 blocks: the blocks as the products' rows
       {{1, 16, 5, 6}, {33, 16, 3, 3}, {0, 1, 1, 0}},  // 6 blocks, 33 channels: partial panels both ways
   };
@@ -174,7 +175,7 @@ TEST(NnConv, WinogradMatchesDirectConvolution) {
         results.push_back(values_of<float>(r->at(0)));
         double worst = 0;
         for (size_t i = 0; i < want.size(); ++i) worst = std::max(worst, std::fabs(results.back()[i] - want[i]));
-        EXPECT_LE(worst, 1e-5 * scale) << "X " << shape_to_string(c.xs) << " " << isa_name(isa) << " threads " << threads;
+        EXPECT_LE(worst, 4e-5 * scale) << "X " << shape_to_string(c.xs) << " " << isa_name(isa) << " threads " << threads;
       }
       EXPECT_EQ(results[0], results[1]);
     }

@@ -12,30 +12,42 @@
 namespace twinrt::kernels {
 namespace {
 
-// (a, b, c) -> G (a, b, c): the filter's 3 taps along one axis become 4.
-inline void filter_transform(float a, float b, float c, float* out) {
-  out[0] = a;
-  out[1] = 0.5f * (a + b + c);
-  out[2] = 0.5f * (a - b + c);
-  out[3] = c;
+// (a, b, c) -> G (a, b, c): the filter's 3 taps along one axis become tile + 2.
+void filter_transform(int tile, float a, float b, float c, float* out) {
+  if (tile == 2) {
+    out[0] = a;
+    out[1] = 0.5f * (a + b + c);
+    out[2] = 0.5f * (a - b + c);
+    out[3] = c;
+    return;
+  }
+  // In double, each rounded once: thirds and sixths are not exact in float.
+  const double x = a, y = b, z = c;
+  out[0] = static_cast<float>(x / 4);
+  out[1] = static_cast<float>(-(x + y + z) / 6);
+  out[2] = static_cast<float>(-(x - y + z) / 6);
+  out[3] = static_cast<float>(x / 24 + y / 12 + z / 6);
+  out[4] = static_cast<float>(x / 24 - y / 12 + z / 6);
+  out[5] = c;
 }
 
 }  // namespace
 
-void f32_winograd_weights(const float* weights, int64_t out_channels, int64_t in_channels, float* u) {
+void f32_winograd_weights(const float* weights, int64_t out_channels, int64_t in_channels, int tile, float* u) {
+  const int alpha = tile + 2;
   const int64_t matrix = out_channels * in_channels;
   for (int64_t oc = 0; oc < matrix; ++oc) {
     const float* g = weights + oc * 9;
-    float rows[4][3];  // G g
+    float rows[6][3];  // G g
     for (int j = 0; j < 3; ++j) {
-      float column[4];
-      filter_transform(g[j], g[3 + j], g[6 + j], column);
-      for (int i = 0; i < 4; ++i) rows[i][j] = column[i];
+      float column[6];
+      filter_transform(tile, g[j], g[3 + j], g[6 + j], column);
+      for (int i = 0; i < alpha; ++i) rows[i][j] = column[i];
     }
-    for (int i = 0; i < 4; ++i) {
-      float transformed[4];  // (G g) G^T, row i
-      filter_transform(rows[i][0], rows[i][1], rows[i][2], transformed);
-      for (int j = 0; j < 4; ++j) u[(i * 4 + j) * matrix + oc] = transformed[j];
+    for (int i = 0; i < alpha; ++i) {
+      float transformed[6];  // (G g) G^T, row i
+      filter_transform(tile, rows[i][0], rows[i][1], rows[i][2], transformed);
+      for (int j = 0; j < alpha; ++j) u[(i * alpha + j) * matrix + oc] = transformed[j];
     }
   }
 }

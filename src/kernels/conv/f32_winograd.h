@@ -1,12 +1,15 @@
-// Winograd F(2x2, 3x3) transforms for float32 3x3 convolutions with stride 1 (default mode).
+// Winograd F(T x T, 3x3) transforms, T = 2 or 4, for float32 3x3 convolutions with stride 1
+// (default mode).
 //
-// A 2x2 block of outputs of one output channel is A^T [sum over input channels of
-// (G g G^T) * (B^T d B)] A, with g the 3x3 filter and d the 4x4 input block under it: the
-// elementwise products of 4x4 transformed blocks replace 36 multiplies per input channel with
-// 16, and for each of the 16 positions the sum over input channels is one matrix product
-// (U[xi]: out x in channels) x (V[xi]: in channels x blocks). The transforms use only
-// additions and halvings, so the result stays within a few float roundings of the direct sum
-// but is not its bits: value-changing, default mode only (docs/numerics.md).
+// A T x T block of outputs of one output channel is A^T [sum over input channels of
+// (G g G^T) * (B^T d B)] A, with g the 3x3 filter and d the alpha x alpha input block under
+// it (alpha = T + 2): the elementwise products of transformed blocks replace 9 T^2 multiplies
+// per input channel with alpha^2 (F(2x2): 36 -> 16, F(4x4): 144 -> 36), and for each of the
+// alpha^2 positions the sum over input channels is one matrix product (U[xi]: out x in
+// channels) x (V[xi]: in channels x blocks). The result is not the direct sum's bits: F(2x2)
+// stays within a few float roundings of it, F(4x4)'s larger constants (up to 8 in A, 5 in
+// B, 1/24 in G) within about ten times that. Value-changing, default mode only
+// (docs/numerics.md).
 #pragma once
 
 #include <cstdint>
@@ -15,24 +18,27 @@
 
 namespace twinrt::kernels {
 
-constexpr int kWinogradPoints = 16;  // transformed positions per 4x4 block
+// Transformed positions per block of F(tile x tile, 3x3).
+constexpr int winograd_points(int tile) { return (tile + 2) * (tile + 2); }
 
 // The 2-D geometry of one image: input planes in_h x in_w, padding before (pad_top,
-// pad_left), outputs out_h x out_w, cut into ceil(out / 2) blocks per dimension. The
+// pad_left), outputs out_h x out_w, cut into ceil(out / tile) blocks per dimension. The
 // transforms work on a band of block rows [band_first, band_end) (the whole image by
 // default), whose blocks are numbered from 0 row by row.
 struct WinogradGeometry {
+  int tile = 2;  // T: 2 or 4
   int64_t in_h = 0, in_w = 0, out_h = 0, out_w = 0, pad_top = 0, pad_left = 0;
   int64_t band_first = 0, band_end = -1;
-  int64_t blocks_h() const { return (out_h + 1) / 2; }
-  int64_t blocks_w() const { return (out_w + 1) / 2; }
+  int points() const { return winograd_points(tile); }
+  int64_t blocks_h() const { return (out_h + tile - 1) / tile; }
+  int64_t blocks_w() const { return (out_w + tile - 1) / tile; }
   int64_t band_rows() const { return (band_end < 0 ? blocks_h() : band_end) - band_first; }
   int64_t blocks() const { return band_rows() * blocks_w(); }  // in the band
 };
 
-// U[xi][o][c] = (G g[o][c] G^T)[xi], for weights [out, in, 3, 3]; `u` holds 16 * out * in
-// floats.
-void f32_winograd_weights(const float* weights, int64_t out_channels, int64_t in_channels, float* u);
+// U[xi][o][c] = (G g[o][c] G^T)[xi] of F(tile x tile, 3x3), for weights [out, in, 3, 3]; `u`
+// holds winograd_points(tile) * out * in floats.
+void f32_winograd_weights(const float* weights, int64_t out_channels, int64_t in_channels, int tile, float* u);
 
 // Floats of one V matrix in the layout `input` writes.
 inline int64_t winograd_v_floats(const WinogradGeometry& g, int64_t in_channels, int nr) {
@@ -47,7 +53,8 @@ struct WinogradOutputStep {
   float min = 0.0f, max = 0.0f;
 };
 
-// Row lengths of the transforms' scratch for `bw` blocks per row and vectors of `lanes`.
+// Row lengths of the transforms' scratch for `bw` blocks per row and vectors of `lanes`: a
+// row of blocks, and a phase of an input row (window columns T k + p, k <= bw).
 inline int64_t winograd_lane_row(int64_t bw, int64_t lanes) { return (bw + lanes - 1) / lanes * lanes; }
 inline int64_t winograd_half_row(int64_t bw, int64_t lanes) { return winograd_lane_row(bw + 1, lanes) + lanes; }
 
@@ -55,14 +62,14 @@ inline int64_t winograd_half_row(int64_t bw, int64_t lanes) { return winograd_la
 // buffer of winograd_scratch_floats(g, lanes) floats of its own.
 struct WinogradTransforms {
   int64_t lanes;
-  // V[xi] (in channels x blocks) = (B^T d B)[xi] for input channels [c0, c1) of one band
+  // V[xi] (in channels x blocks) = (B^T d B)[xi], xi < g.points(), for input channels [c0, c1) of one band
   // (planes in_h x in_w, zeros outside), written as the GEMM's packed B panels of `nr` blocks
   // (element (c, b) at (b / nr) * in_channels * nr + c * nr + b % nr; kernels/gemm/f32_gemm.h),
   // so the products read them as they are. V's matrices are `v_stride` floats apart; the
   // panel columns past the last block are left as they are.
   void (*input)(const WinogradGeometry& g, const float* image, int64_t in_channels, int64_t c0, int64_t c1, int nr,
                 float* v, int64_t v_stride, float* scratch);
-  // Output channel `o`'s rows of the band (of its plane `plane`) from M[xi][o][b] (matrices
+  // Output channel `o`'s rows of the band (of its plane `plane`) from M[xi][o][b], xi < g.points() (matrices
   // `m_stride` floats apart, rows of `blocks` floats; whole vectors are read up to `lanes`
   // floats past the last row's end, so the buffer holding M needs that much room after it).
   void (*output)(const WinogradGeometry& g, const float* m, int64_t m_stride, int64_t o,
@@ -70,7 +77,8 @@ struct WinogradTransforms {
 };
 
 inline int64_t winograd_scratch_floats(const WinogradGeometry& g, int64_t lanes) {
-  return 8 * winograd_half_row(g.blocks_w(), lanes) + 16 * winograd_lane_row(g.blocks_w(), lanes);
+  const int64_t alpha = g.tile + 2;
+  return alpha * g.tile * winograd_half_row(g.blocks_w(), lanes) + g.points() * winograd_lane_row(g.blocks_w(), lanes);
 }
 
 // The transforms of `isa` (never kAuto).

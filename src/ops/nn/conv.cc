@@ -132,7 +132,7 @@ class ConvKernel final : public OpKernel {
       } else if (plan.in_per_group() == 1 && plan.window.rank() == 2) {
         run_depthwise(pool, plan, xv.data(), wv.data(), bias, std::nullopt, yv.data(), ChannelProgram{});
       } else if (const float* u = winograd_.u.match(w); u && nn::winograd_applies(plan)) {
-        TRY(nn::run_winograd(pool, tile_, winograd_transforms_, plan, xv.data(), u, winograd_.blocks_as_rows, bias,
+        TRY(nn::run_winograd(pool, tile_, winograd_transforms_, plan, xv.data(), u, winograd_.layout, bias,
                              residual, clamp, post, yv.data()));
         epilogue_done = post_done = true;
       } else if (mode_ != Mode::kReference) {

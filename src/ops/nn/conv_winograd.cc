@@ -14,9 +14,12 @@ namespace {
 // Below this many input or output channels the transforms cost more than the multiplies
 // they save.
 constexpr int64_t kMinChannels = 16;
-constexpr int kPoints = kernels::kWinogradPoints;
 // Transformed input and products of a band of block rows (see run_winograd).
 constexpr int64_t kBandBytes = 1 << 20;
+// What reading one transformed weight from memory costs, in multiply-adds: 4 bytes at
+// about 20 GB/s against about 56 G multiply-adds/s on one core (Zen 4, AVX-512). U is
+// read once per band, and every layer's weights come from memory in a model.
+constexpr int64_t kWeightReadCost = 12;
 
 // The transformed input and the products of a band; the row buffers of one transform call;
 // an output channel's products gathered from M^T.
@@ -24,28 +27,48 @@ struct WinogradBand;
 struct WinogradRows;
 struct WinogradColumn;
 
-int64_t round_up(int64_t n, int64_t step) { return (n + step - 1) / step * step; }
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t round_up(int64_t n, int64_t step) { return ceil_div(n, step) * step; }
 
 // Block rows per band: bands whose transforms stay in cache between the three steps (the
 // whole 56 x 56 image of 64 channels took 6.4 MB and ran slower than the direct
-// convolution).
-int64_t band_rows_for(int64_t in_channels, int64_t out_channels, int64_t blocks_w, int64_t blocks_h) {
-  const int64_t row_bytes = kPoints * (in_channels + out_channels) * blocks_w * int64_t{sizeof(float)};
-  return std::clamp<int64_t>(kBandBytes / row_bytes, 1, blocks_h);
+// convolution), as even as the rows allow.
+int64_t band_rows_for(int points, int64_t in_channels, int64_t out_channels, int64_t blocks_w, int64_t blocks_h) {
+  const int64_t row_bytes = points * (in_channels + out_channels) * blocks_w * int64_t{sizeof(float)};
+  const int64_t most = std::clamp<int64_t>(kBandBytes / row_bytes, 1, blocks_h);
+  return ceil_div(blocks_h, ceil_div(blocks_h, most));
 }
 
-// Whether the products of an out_h x out_w output compute at least 25% fewer tile lanes
-// with the blocks as rows (M^T = V^T U^T) than as columns: the tiles are mr x nr, and each
-// band's blocks fill whole panels either way.
-bool blocks_as_rows_pays(const kernels::F32GemmKernel& tile, int64_t in, int64_t out, int64_t out_h, int64_t out_w) {
-  const int64_t bw = (out_w + 1) / 2, bh = (out_h + 1) / 2, band = band_rows_for(in, out, bw, bh);
-  int64_t as_columns = 0, as_rows = 0;
-  for (int64_t first = 0; first < bh; first += band) {
-    const int64_t blocks = std::min(band, bh - first) * bw;
-    as_columns += round_up(blocks, tile.nr) * round_up(out, tile.mr);
-    as_rows += round_up(blocks, tile.mr) * round_up(out, tile.nr);
-  }
-  return 4 * as_rows <= 3 * as_columns;
+// The cost of a layout per input channel, in multiply-adds: the tile lanes its products
+// compute (each band's blocks fill whole panels, and so do the output channels), and the
+// reads of U, once per band.
+int64_t layout_cost(const kernels::F32GemmKernel& tile, WinogradLayout layout, int64_t in, int64_t out,
+                    int64_t out_h, int64_t out_w) {
+  const int points = kernels::winograd_points(layout.tile);
+  const int64_t bw = ceil_div(out_w, layout.tile), bh = ceil_div(out_h, layout.tile);
+  const int64_t band = band_rows_for(points, in, out, bw, bh);
+  const int64_t block_width = layout.blocks_as_rows ? tile.mr : tile.nr;
+  const int64_t channel_lanes = round_up(out, layout.blocks_as_rows ? tile.nr : tile.mr);
+  int64_t cost = 0;
+  for (int64_t first = 0; first < bh; first += band)
+    cost += points * (round_up(std::min(band, bh - first) * bw, block_width) * channel_lanes + kWeightReadCost * out);
+  return cost;
+}
+
+// The layout for an out_h x out_w output. The blocks go as rows only where that costs a
+// quarter less (gathering M^T's columns back into planes is not free), and F(4x4) only
+// where it costs a fifth less than F(2x2) (its transforms take twice the work per output).
+WinogradLayout choose_layout(const kernels::F32GemmKernel& tile, int64_t in, int64_t out, int64_t out_h,
+                             int64_t out_w) {
+  const auto best_of_tile = [&](int t) {
+    const WinogradLayout columns{t, false}, rows{t, true};
+    const int64_t by_columns = layout_cost(tile, columns, in, out, out_h, out_w);
+    const int64_t by_rows = layout_cost(tile, rows, in, out, out_h, out_w);
+    return 4 * by_rows <= 3 * by_columns ? std::pair{rows, by_rows} : std::pair{columns, by_columns};
+  };
+  const auto [small, small_cost] = best_of_tile(2);
+  const auto [large, large_cost] = best_of_tile(4);
+  return 5 * large_cost <= 4 * small_cost ? large : small;
 }
 
 }  // namespace
@@ -65,11 +88,12 @@ Result<WinogradWeights> pack_winograd_weights(const Tensor* w, const WindowAttrs
   const ir::Shape* x_shape = !init.input_types.empty() && init.input_types[0].shape ? &*init.input_types[0].shape : nullptr;
   if (const std::optional<ir::Shape> y = conv_output_shape(attrs, x_shape, &w_shape);
       y && y->size() == 4 && (*y)[2].known() && (*y)[3].known())
-    weights.blocks_as_rows = blocks_as_rows_pays(tile, in, out, (*y)[2].value, (*y)[3].value);
-  ASSIGN_OR_RETURN(Tensor u, Tensor::create(DataType::kFloat, {kPoints * out * in}));
-  kernels::f32_winograd_weights(w->data<float>(), out, in, u.data<float>());
-  ASSIGN_OR_RETURN(weights.u, pack_f32_constant(u, WidenedConstant{}, kPoints, out, in, in, 1,
-                                                weights.blocks_as_rows ? tile.nr : tile.mr));
+    weights.layout = choose_layout(tile, in, out, (*y)[2].value, (*y)[3].value);
+  const int points = kernels::winograd_points(weights.layout.tile);
+  ASSIGN_OR_RETURN(Tensor u, Tensor::create(DataType::kFloat, {points * out * in}));
+  kernels::f32_winograd_weights(w->data<float>(), out, in, weights.layout.tile, u.data<float>());
+  ASSIGN_OR_RETURN(weights.u, pack_f32_constant(u, WidenedConstant{}, points, out, in, in, 1,
+                                                weights.layout.blocks_as_rows ? tile.nr : tile.mr));
   weights.u.source = w->raw();  // the panels stand for W itself
   return weights;
 }
@@ -93,7 +117,7 @@ struct WinogradRun {
   int64_t band_rows = 0;
   const float* x = nullptr;
   const float* u_panels = nullptr;
-  bool blocks_as_rows = false;  // see WinogradWeights
+  WinogradLayout layout;
   const float* bias = nullptr;
   const float* residual = nullptr;
   kernels::F32Epilogue clamp;  // only its clamp, min and max
@@ -102,7 +126,7 @@ struct WinogradRun {
 
   int64_t bands() const { return (g.blocks_h() + band_rows - 1) / band_rows; }
   // The width of V's panels: A panels with the blocks as rows, else B panels.
-  int64_t v_width() const { return blocks_as_rows ? tile.mr : tile.nr; }
+  int64_t v_width() const { return layout.blocks_as_rows ? tile.mr : tile.nr; }
   // Floats of one V matrix and one M matrix of a full band.
   int64_t v_floats() const {
     kernels::WinogradGeometry first = g;
@@ -122,15 +146,16 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
   const int64_t in_size = r.plan.window.in_size(), out_size = r.plan.window.out_size();
   const int64_t blocks = g.blocks(), v_stride = r.v_floats(), m_stride = r.m_floats();
   // V in panels, M (or M^T) row-major with room for the output transform's last vectors.
-  const int64_t floats = kPoints * (v_stride + m_stride) + r.transforms.lanes;
+  const int points = g.points();
+  const int64_t floats = points * (v_stride + m_stride) + r.transforms.lanes;
   const int64_t row_floats = kernels::winograd_scratch_floats(g, r.transforms.lanes);
   float* v = thread_scratch<WinogradBand>(floats);
   if (!v) return out_of_memory("no memory for " + std::to_string(floats * 4) + " bytes of Winograd transforms");
-  float* m = v + kPoints * v_stride;
+  float* m = v + points * v_stride;
   // The panel lanes past the band's last block: the tiles multiply them but never store
   // the results; zeros, so that no stale subnormal slows the multiply-adds.
   const int64_t last_panel = (blocks - 1) / width * width, used = blocks - last_panel;
-  for (int64_t xi = 0; xi < kPoints; ++xi)
+  for (int64_t xi = 0; xi < points; ++xi)
     for (int64_t c = 0; c < in; ++c)
       std::fill_n(v + xi * v_stride + last_panel * in + c * width + used, width - used, 0.0f);
   const float* image = r.x + n * in * in_size;
@@ -142,14 +167,15 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
       no_memory = true;
   });
   if (no_memory) return out_of_memory("no memory for Winograd row buffers");
-  const int64_t u_width = r.blocks_as_rows ? r.tile.nr : r.tile.mr;
+  const bool as_rows = r.layout.blocks_as_rows;
+  const int64_t u_width = as_rows ? r.tile.nr : r.tile.mr;
   const int64_t u_block = kernels::panel_count(out, u_width) * u_width * in;
-  TRY(run_f32_gemms(pool, r.tile, kPoints, [&](int64_t xi) {
+  TRY(run_f32_gemms(pool, r.tile, points, [&](int64_t xi) {
     F32Product p;
     p.k = in;
     const float* u = r.u_panels + xi * u_block;
     const float* vx = v + xi * v_stride;
-    if (r.blocks_as_rows) {
+    if (as_rows) {
       p.m = blocks;
       p.n = out;
       p.a.packed = vx;
@@ -164,13 +190,13 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
     p.ldc = p.n;
     return p;
   }));
-  const int64_t first_row = 2 * g.band_first, rows = std::min(g.out_h, 2 * g.band_end) - first_row;
+  const int64_t first_row = g.tile * g.band_first, rows = std::min(g.out_h, g.tile * g.band_end) - first_row;
   // An output channel's 16 rows of products: in M, or gathered from M^T's column.
-  const int64_t column_floats = kPoints * blocks + r.transforms.lanes;
+  const int64_t column_floats = points * blocks + r.transforms.lanes;
   pool.parallel_for(out, 1, [&](int64_t o0, int64_t o1) {
     float* scratch = thread_scratch<WinogradRows>(row_floats);
-    float* column = r.blocks_as_rows ? thread_scratch<WinogradColumn>(column_floats) : nullptr;
-    if (!scratch || (r.blocks_as_rows && !column)) {
+    float* column = as_rows ? thread_scratch<WinogradColumn>(column_floats) : nullptr;
+    if (!scratch || (as_rows && !column)) {
       no_memory = true;
       return;
     }
@@ -182,8 +208,8 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
       step.min = r.clamp.min;
       step.max = r.clamp.max;
       float* plane = r.y + (n * out + o) * out_size;
-      if (r.blocks_as_rows) {
-        for (int64_t xi = 0; xi < kPoints; ++xi)
+      if (as_rows) {
+        for (int64_t xi = 0; xi < points; ++xi)
           for (int64_t b = 0; b < blocks; ++b) column[xi * blocks + b] = m[xi * m_stride + b * out + o];
         r.transforms.output(g, column, blocks, 0, step, plane, scratch);
       } else {
@@ -199,12 +225,13 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
 }  // namespace
 
 Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const kernels::WinogradTransforms& transforms,
-                    const ConvPlan& plan, const float* x, const float* u_panels, bool blocks_as_rows, const float* bias,
+                    const ConvPlan& plan, const float* x, const float* u_panels, WinogradLayout layout, const float* bias,
                     const float* residual, const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post,
                     float* y) {
   const WindowGeometry& w = plan.window;
   if (w.out_size() == 0) return Status::ok();
-  WinogradRun r{tile, transforms, plan, {}, 0, x, u_panels, blocks_as_rows, bias, residual, {}, post, y};
+  WinogradRun r{tile, transforms, plan, {}, 0, x, u_panels, layout, bias, residual, {}, post, y};
+  r.g.tile = layout.tile;
   r.g.in_h = w.in[0];
   r.g.in_w = w.in[1];
   r.g.out_h = w.out[0];
@@ -212,7 +239,7 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
   r.g.pad_top = w.pad_begin[0];
   r.g.pad_left = w.pad_begin[1];
   set_epilogue_clamp(r.clamp, clamp);
-  r.band_rows = band_rows_for(plan.in_channels, plan.out_channels, r.g.blocks_w(), r.g.blocks_h());
+  r.band_rows = band_rows_for(r.g.points(), plan.in_channels, plan.out_channels, r.g.blocks_w(), r.g.blocks_h());
   // With enough bands for every thread, whole bands per thread: a band split over the
   // threads waits for all of them three times (ResNet-50 at 2 threads gained nothing from
   // Winograd that way). Each band is computed the same way on any thread, so the bits do not

@@ -1,6 +1,7 @@
-// float32 3x3 convolutions with stride 1 by Winograd F(2x2, 3x3) (kernels/conv/f32_winograd.h):
-// the input and output transforms around 16 matrix products on the GEMM tiles. Value-changing
-// (2.25x fewer multiplies, a different rounding than the direct sum), so default mode only.
+// float32 3x3 convolutions with stride 1 by Winograd F(2x2, 3x3) or F(4x4, 3x3)
+// (kernels/conv/f32_winograd.h): the input and output transforms around 16 or 36 matrix
+// products on the GEMM tiles. Value-changing (2.25x or 4x fewer multiplies, a different
+// rounding than the direct sum), so default mode only.
 #pragma once
 
 #include <optional>
@@ -14,17 +15,24 @@
 
 namespace twinrt::nn {
 
-// The transformed weights, packed for one of the two ways to run the 16 products.
-struct WinogradWeights {
-  PackedF32 u;
+// How a convolution's Winograd products run, chosen at session creation from the output
+// size when it is known (docs/performance.md, "Winograd").
+struct WinogradLayout {
+  int tile = 2;  // F(tile x tile, 3x3): 2, or 4 where the image has blocks enough
   // The products as M^T = V^T U^T: the image's blocks are the GEMM's rows and the output
-  // channels its columns, U's panels B panels. Chosen at session creation, when the output
-  // size is known, where it computes fewer tile lanes: a 7 x 7 output has 16 blocks, half of
-  // a 32-column panel one way and two whole 8-row panels the other.
+  // channels its columns, U's panels B panels. Where it computes fewer tile lanes: a 7 x 7
+  // output has 16 blocks of 2 x 2, half of a 32-column panel one way and two whole 8-row
+  // panels the other.
   bool blocks_as_rows = false;
 };
 
-// The transformed weights (16 blocks of out x in channels), when `w` is a constant float32
+// The transformed weights, packed for their layout.
+struct WinogradWeights {
+  PackedF32 u;
+  WinogradLayout layout;
+};
+
+// The transformed weights (points x out x in channels), when `w` is a constant float32
 // [out, in, 3, 3] of a single-group convolution with strides and dilations 1, in default
 // mode with value-changing kernels allowed, with enough channels to pay for the transforms;
 // else nothing.
@@ -37,7 +45,7 @@ bool winograd_applies(const ConvPlan& plan);
 // y = post(clamp(conv(x) + bias + residual)) for every image; residual and post optional.
 Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const kernels::WinogradTransforms& transforms,
                     const ConvPlan& plan, const float* x,
-                    const float* u_panels, bool blocks_as_rows, const float* bias, const float* residual,
+                    const float* u_panels, WinogradLayout layout, const float* bias, const float* residual,
                     const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post, float* y);
 
 }  // namespace twinrt::nn

@@ -88,11 +88,12 @@ class PoolKernel final : public OpKernel {
     if (x && x->size() >= 3) {
       out = ir::Shape{(*x)[0], (*x)[1]};
       out->resize(x->size());
-      auto xs = ctx.static_shape(0);
+      // The spatial dims follow from the input's alone: a symbolic batch leaves them known.
+      std::vector<int64_t> spatial;
+      for (size_t d = 2; d < x->size() && (*x)[d].known(); ++d) spatial.push_back((*x)[d].value);
       if (attrs_.global) {
         for (size_t d = 2; d < out->size(); ++d) (*out)[d] = ir::Dim::of(1);
-      } else if (xs) {
-        const std::vector<int64_t> spatial(xs->begin() + 2, xs->end());
+      } else if (spatial.size() + 2 == x->size()) {
         auto g = nn::forward_geometry(attrs_.window, spatial, attrs_.window.kernel_shape);
         if (g)
           for (size_t d = 0; d < g->out.size(); ++d) (*out)[d + 2] = ir::Dim::of(g->out[d]);
