@@ -106,9 +106,12 @@ TEST(NnConv, MatchesDirectConvolutionOnAssortedGeometries) {
 }
 
 TEST(NnConv, ThreadCountDoesNotChangeBits) {
-  // Big enough to be split into several tiles per thread; depthwise and grouped too.
-  struct Case { std::vector<int64_t> xs, ws; int64_t group; };
-  const Case cases[] = {{{2, 16, 23, 19}, {40, 16, 3, 3}, 1}, {{1, 24, 17, 17}, {24, 1, 3, 3}, 24}, {{1, 8, 30, 30}, {8, 4, 1, 1}, 2}};
+  // Big enough to be split into several tiles per thread; depthwise and grouped too; 1x1
+  // with constant weights and more output channels than positions (the threads split the
+  // weights' rows, f32_gemm_driver.cc).
+  struct Case { std::vector<int64_t> xs, ws; int64_t group; int64_t pad = 1; bool constant_w = false; };
+  const Case cases[] = {{{2, 16, 23, 19}, {40, 16, 3, 3}, 1}, {{1, 24, 17, 17}, {24, 1, 3, 3}, 24}, {{1, 8, 30, 30}, {8, 4, 1, 1}, 2},
+                        {{1, 256, 7, 7}, {96, 256, 1, 1}, 1, 0, true}};
   for (const Case& c : cases) {
     int64_t xn = 1, wn = 1;
     for (int64_t d : c.xs) xn *= d;
@@ -119,8 +122,8 @@ TEST(NnConv, ThreadCountDoesNotChangeBits) {
     for (Mode mode : kBothModes) {
       std::vector<std::vector<float>> results;
       for (int threads : {1, 2, 3}) {
-        auto r = OpTest("Conv", 11).attr("group", c.group).attr("pads", std::vector<int64_t>{1, 1, 1, 1})
-                     .input<float>(c.xs, x).input<float>(c.ws, w).run(mode, threads);
+        auto r = OpTest("Conv", 11).attr("group", c.group).attr("pads", std::vector<int64_t>(4, c.pad))
+                     .input<float>(c.xs, x).input<float>(c.ws, w, c.constant_w).run(mode, threads);
         ASSERT_TRUE(r.is_ok()) << r.status().message();
         results.push_back(values_of<float>(r->at(0)));
       }
