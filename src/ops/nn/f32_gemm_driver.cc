@@ -201,6 +201,25 @@ float* panel_scratch(int64_t floats) { return thread_scratch<GemmPanels>(floats)
 
 Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p, const Tiling& t);
 
+// An im2col B with weights as A and more rows than columns (ResNet-50's 3x3 stride-2
+// convolutions: 512 x 4608 weights against 49 positions): the tasks split B's columns and
+// each read all the weights, but splitting the rows, each task would make all of B. B is
+// made once instead, the threads sharing the work, into a buffer of the calling thread's;
+// then the tasks split A's rows.
+bool shares_b(const F32Product& p, const Tiling& t) { return p.a.packed && p.b.fill && p.m > p.n && t.tasks() > 1; }
+
+Status run_with_shared_b(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p, const Tiling& t) {
+  const int64_t panel_floats = p.k * kernel.nr;
+  float* b = panel_scratch(t.n_panels * panel_floats);
+  if (!b)
+    return out_of_memory("no memory for " + std::to_string(t.n_panels * panel_floats * 4) + " bytes of GEMM panels");
+  pool.parallel_for(t.n_panels, 1, [&](int64_t begin, int64_t end) { make_b_block(p, kernel.nr, begin, end, b + begin * panel_floats); });
+  F32Product packed = p;
+  packed.b = F32Operand{};
+  packed.b.packed = b;
+  return run_tiles(pool, kernel, packed, plan_tiling(packed, kernel, pool.size()));
+}
+
 // With B packed (weights) the tasks split B's columns, and each would pack the same A panels
 // (BERT's activations: at 2 threads six times over; BERT ran 4-15% faster without that).
 // Unless they are small (then another pass over the threads costs more than it saves), they
@@ -209,6 +228,7 @@ Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
 Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p) {
   constexpr int64_t kSharedAMinBytes = 64 * 1024;
   const Tiling t = plan_tiling(p, kernel, pool.size());
+  if (shares_b(p, t)) return run_with_shared_b(pool, kernel, p, t);
   const int64_t panel_floats = p.k * kernel.mr;
   if (p.a.packed || !p.b.packed || t.n_blocks == 1 || t.m_panels * panel_floats * 4 < kSharedAMinBytes)
     return run_tiles(pool, kernel, p, t);
