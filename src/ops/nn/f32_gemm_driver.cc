@@ -71,21 +71,17 @@ Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, in
   const bool serial = threads <= 1 || p.m * p.n * k < kSerialWork;
   const int64_t want = serial ? 1 : int64_t{threads} * 3;
   if (p.b.packed) {
-    // Tasks of one A chunk each; columns split to feed the threads.
+    // Tasks of one A chunk each; columns split to feed the threads, unless A is packed too
+    // and the larger operand (see shares_b): then only its rows are split.
     t.group_panels = t.chunk_panels;
     t.m_groups = ceil_div(t.m_panels, t.group_panels);
-    t.n_blocks = std::clamp<int64_t>(ceil_div(want, t.m_groups), 1, t.n_panels);
+    t.n_blocks = p.a.packed && p.m > p.n ? 1 : std::clamp<int64_t>(ceil_div(want, t.m_groups), 1, t.n_panels);
   } else {
-    // Every A panel against a block of B panels made once. Tasks that split B's columns
-    // each read all of A; tasks that split A's rows each make all of B. With weights as A
-    // and a strided B (1x1 convolutions) the larger of the two is split: ResNet-50's
-    // 1024 x 256 weights against 196 positions, split by columns, were read by both threads
-    // from memory (its 1x1 convolutions at 2 threads: 0.83-0.90x time split by rows). An
-    // im2col B costs more to make than to read, so its columns are still split.
+    // Every A panel against a block of B panels made once; rows split only when the
+    // columns cannot feed the threads.
     t.rows_outer = serial && k <= kShortK;
     const int64_t most = std::max<int64_t>(1, (t.rows_outer ? kShortKBlockBytes : kBBlockBytes) / (k * kernel.nr * 4));
-    const bool split_rows = p.a.packed && !p.b.fill && p.m > p.n;
-    t.n_blocks = std::clamp<int64_t>(std::max(ceil_div(t.n_panels, most), split_rows ? 1 : want), 1, t.n_panels);
+    t.n_blocks = std::clamp<int64_t>(std::max(ceil_div(t.n_panels, most), want), 1, t.n_panels);
     t.m_groups = 1;
     t.group_panels = t.m_panels;
   }
@@ -201,12 +197,14 @@ float* panel_scratch(int64_t floats) { return thread_scratch<GemmPanels>(floats)
 
 Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p, const Tiling& t);
 
-// An im2col B with weights as A and more rows than columns (ResNet-50's 3x3 stride-2
-// convolutions: 512 x 4608 weights against 49 positions): the tasks split B's columns and
-// each read all the weights, but splitting the rows, each task would make all of B. B is
-// made once instead, the threads sharing the work, into a buffer of the calling thread's;
-// then the tasks split A's rows.
-bool shares_b(const F32Product& p, const Tiling& t) { return p.a.packed && p.b.fill && p.m > p.n && t.tasks() > 1; }
+// Weights as A (packed) against a B made while running (a convolution's input, strided or
+// im2col) with fewer columns than A has rows (ResNet-50's 1024 x 256 weights against 196
+// positions, 512 x 4608 against 49): tasks that split B's columns each read all the
+// weights, from memory in a model, and tasks that split A's rows would each make all of B.
+// B is made once instead, the threads sharing the work, into a buffer of the calling
+// thread's; then the tasks split A's rows only (ResNet-50 at 2 threads: its 1x1 and
+// stride-2 convolutions 0.77-0.90x per node).
+bool shares_b(const F32Product& p, const Tiling& t) { return p.a.packed && !p.b.packed && p.m > p.n && t.tasks() > 1; }
 
 Status run_with_shared_b(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p, const Tiling& t) {
   const int64_t panel_floats = p.k * kernel.nr;
