@@ -191,7 +191,7 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
     return p;
   }));
   const int64_t first_row = g.tile * g.band_first, rows = std::min(g.out_h, g.tile * g.band_end) - first_row;
-  // An output channel's 16 rows of products: in M, or gathered from M^T's column.
+  // An output channel's rows of products (one per point): in M, or gathered from M^T's column.
   const int64_t column_floats = points * blocks + r.transforms.lanes;
   pool.parallel_for(out, 1, [&](int64_t o0, int64_t o1) {
     float* scratch = thread_scratch<WinogradRows>(row_floats);
