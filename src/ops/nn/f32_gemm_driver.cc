@@ -60,7 +60,9 @@ struct Tiling {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, int threads) {
+// `rows_only`: B is packed but was made for this product (shares_b), and only A's rows are
+// split over the tasks, B's columns blocked as if made while running.
+Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, int threads, bool rows_only = false) {
   Tiling t;
   const int64_t k = std::max<int64_t>(p.k, 1);
   t.m_panels = kernels::panel_count(p.m, kernel.mr);
@@ -70,18 +72,17 @@ Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, in
                  rows_spread_over_l1(p.b.k_stride * int64_t{sizeof(float)});
   const bool serial = threads <= 1 || p.m * p.n * k < kSerialWork;
   const int64_t want = serial ? 1 : int64_t{threads} * 3;
-  if (p.b.packed) {
-    // Tasks of one A chunk each; columns split to feed the threads, unless A is packed too
-    // and the larger operand (see shares_b): then only its rows are split.
+  if (p.b.packed && !rows_only) {
+    // Tasks of one A chunk each; columns split to feed the threads.
     t.group_panels = t.chunk_panels;
     t.m_groups = ceil_div(t.m_panels, t.group_panels);
-    t.n_blocks = p.a.packed && p.m > p.n ? 1 : std::clamp<int64_t>(ceil_div(want, t.m_groups), 1, t.n_panels);
+    t.n_blocks = std::clamp<int64_t>(ceil_div(want, t.m_groups), 1, t.n_panels);
   } else {
     // Every A panel against a block of B panels made once; rows split only when the
-    // columns cannot feed the threads.
+    // columns cannot feed the threads (or always: rows_only).
     t.rows_outer = serial && k <= kShortK;
     const int64_t most = std::max<int64_t>(1, (t.rows_outer ? kShortKBlockBytes : kBBlockBytes) / (k * kernel.nr * 4));
-    t.n_blocks = std::clamp<int64_t>(std::max(ceil_div(t.n_panels, most), want), 1, t.n_panels);
+    t.n_blocks = std::clamp<int64_t>(std::max(ceil_div(t.n_panels, most), rows_only ? 1 : want), 1, t.n_panels);
     t.m_groups = 1;
     t.group_panels = t.m_panels;
   }
@@ -215,7 +216,7 @@ Status run_with_shared_b(ThreadPool& pool, const kernels::F32GemmKernel& kernel,
   F32Product packed = p;
   packed.b = F32Operand{};
   packed.b.packed = b;
-  return run_tiles(pool, kernel, packed, plan_tiling(packed, kernel, pool.size()));
+  return run_tiles(pool, kernel, packed, plan_tiling(packed, kernel, pool.size(), true));
 }
 
 // With B packed (weights) the tasks split B's columns, and each would pack the same A panels
