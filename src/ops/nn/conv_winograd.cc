@@ -47,8 +47,7 @@ int64_t layout_cost(const kernels::F32GemmKernel& tile, WinogradLayout layout, i
   const int points = kernels::winograd_points(layout.tile);
   const int64_t bw = ceil_div(out_w, layout.tile), bh = ceil_div(out_h, layout.tile);
   const int64_t band = band_rows_for(points, in, out, bw, bh);
-  const int64_t block_width = layout.blocks_as_rows ? tile.mr : tile.nr;
-  const int64_t channel_lanes = round_up(out, layout.blocks_as_rows ? tile.nr : tile.mr);
+  const int64_t block_width = layout.v_width(tile), channel_lanes = round_up(out, layout.u_width(tile));
   int64_t cost = 0;
   for (int64_t first = 0; first < bh; first += band)
     cost += points * (round_up(std::min(band, bh - first) * bw, block_width) * channel_lanes + kWeightReadCost * out);
@@ -93,7 +92,7 @@ Result<WinogradWeights> pack_winograd_weights(const Tensor* w, const WindowAttrs
   ASSIGN_OR_RETURN(Tensor u, Tensor::create(DataType::kFloat, {points * out * in}));
   kernels::f32_winograd_weights(w->data<float>(), out, in, weights.layout.tile, u.data<float>());
   ASSIGN_OR_RETURN(weights.u, pack_f32_constant(u, WidenedConstant{}, points, out, in, in, 1,
-                                                weights.layout.blocks_as_rows ? tile.nr : tile.mr));
+                                                weights.layout.u_width(tile)));
   weights.u.source = w->raw();  // the panels stand for W itself
   return weights;
 }
@@ -125,13 +124,11 @@ struct WinogradRun {
   float* y = nullptr;
 
   int64_t bands() const { return (g.blocks_h() + band_rows - 1) / band_rows; }
-  // The width of V's panels: A panels with the blocks as rows, else B panels.
-  int64_t v_width() const { return layout.blocks_as_rows ? tile.mr : tile.nr; }
   // Floats of one V matrix and one M matrix of a full band.
   int64_t v_floats() const {
     kernels::WinogradGeometry first = g;
     first.band_end = band_rows;
-    return kernels::winograd_v_floats(first, plan.in_channels, static_cast<int>(v_width()));
+    return kernels::winograd_v_floats(first, plan.in_channels, layout.v_width(tile));
   }
   int64_t m_floats() const { return plan.out_channels * band_rows * g.blocks_w(); }
 };
@@ -142,7 +139,7 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
   kernels::WinogradGeometry g = r.g;
   g.band_first = band * r.band_rows;
   g.band_end = std::min(g.blocks_h(), g.band_first + r.band_rows);
-  const int64_t in = r.plan.in_channels, out = r.plan.out_channels, width = r.v_width();
+  const int64_t in = r.plan.in_channels, out = r.plan.out_channels, width = r.layout.v_width(r.tile);
   const int64_t in_size = r.plan.window.in_size(), out_size = r.plan.window.out_size();
   const int64_t blocks = g.blocks(), v_stride = r.v_floats(), m_stride = r.m_floats();
   // V in panels, M (or M^T) row-major with room for the output transform's last vectors.
@@ -168,7 +165,7 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
   });
   if (no_memory) return out_of_memory("no memory for Winograd row buffers");
   const bool as_rows = r.layout.blocks_as_rows;
-  const int64_t u_width = as_rows ? r.tile.nr : r.tile.mr;
+  const int u_width = r.layout.u_width(r.tile);
   const int64_t u_block = kernels::panel_count(out, u_width) * u_width * in;
   TRY(run_f32_gemms(pool, r.tile, points, [&](int64_t xi) {
     F32Product p;

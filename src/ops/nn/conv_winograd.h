@@ -24,6 +24,11 @@ struct WinogradLayout {
   // output has 16 blocks of 2 x 2, half of a 32-column panel one way and two whole 8-row
   // panels the other.
   bool blocks_as_rows = false;
+
+  // The panel widths of the products' operands: V's (the blocks) and U's (the output
+  // channels), A panels of mr rows or B panels of nr columns.
+  int v_width(const kernels::F32GemmKernel& t) const { return blocks_as_rows ? t.mr : t.nr; }
+  int u_width(const kernels::F32GemmKernel& t) const { return blocks_as_rows ? t.nr : t.mr; }
 };
 
 // The transformed weights, packed for their layout.
