@@ -27,19 +27,26 @@ Status check_empty_extent(size_t element_size, const std::vector<int64_t>& shape
                           "; --max-tensor-bytes)");
 }
 
+Status MemoryBudget::verdict(uint64_t used, uint64_t bytes, DataType dtype, const std::vector<int64_t>& shape) const {
+  // Every tensor of every run comes here: the description is made only for an error.
+  if (tensor_bytes_fit(bytes, limits_) && memory_bytes_fit(used, bytes, limits_) &&
+      std::find(shape.begin(), shape.end(), 0) == shape.end())
+    return Status::ok();
+  const std::string what = describe(dtype, shape);
+  TRY(check_tensor_bytes(bytes, what, limits_));
+  TRY(check_empty_extent(dtype_size(dtype), shape, what, limits_));
+  return check_memory_bytes(used, bytes, what, limits_);
+}
+
 Status MemoryBudget::charge(uint64_t bytes, DataType dtype, const std::vector<int64_t>& shape) {
-  TRY(check_tensor_bytes(bytes, describe(dtype, shape), limits_));
-  TRY(check_empty_extent(dtype_size(dtype), shape, describe(dtype, shape), limits_));
   const uint64_t before = used_.fetch_add(bytes, std::memory_order_relaxed);
-  Status within = check_memory_bytes(before, bytes, describe(dtype, shape), limits_);
+  Status within = verdict(before, bytes, dtype, shape);
   if (!within) release(bytes);
   return within;
 }
 
 Status MemoryBudget::check(uint64_t bytes, DataType dtype, const std::vector<int64_t>& shape) const {
-  TRY(check_tensor_bytes(bytes, describe(dtype, shape), limits_));
-  TRY(check_empty_extent(dtype_size(dtype), shape, describe(dtype, shape), limits_));
-  return check_memory_bytes(used_.load(std::memory_order_relaxed), bytes, describe(dtype, shape), limits_);
+  return verdict(used_.load(std::memory_order_relaxed), bytes, dtype, shape);
 }
 
 BudgetScope::BudgetScope(std::shared_ptr<MemoryBudget> budget) : previous_(std::move(current_budget)) {

@@ -34,6 +34,9 @@ class MemoryBudget {
   void release(uint64_t bytes) { used_.fetch_sub(bytes, std::memory_order_relaxed); }
 
  private:
+  // ok, or the first limit a new tensor breaks with `used` bytes already held.
+  Status verdict(uint64_t used, uint64_t bytes, DataType dtype, const std::vector<int64_t>& shape) const;
+
   ResourceLimits limits_;
   std::atomic<uint64_t> used_;
 };

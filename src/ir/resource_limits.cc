@@ -93,15 +93,22 @@ std::string format_bytes(uint64_t bytes) {
   return text;
 }
 
+bool tensor_bytes_fit(uint64_t bytes, const ResourceLimits& limits) {
+  return limits.max_tensor_bytes == 0 || bytes <= limits.max_tensor_bytes;
+}
+
+bool memory_bytes_fit(uint64_t used, uint64_t more, const ResourceLimits& limits) {
+  return limits.max_memory_bytes == 0 || (more <= limits.max_memory_bytes && used <= limits.max_memory_bytes - more);
+}
+
 Status check_tensor_bytes(uint64_t bytes, const std::string& what, const ResourceLimits& limits) {
-  if (limits.max_tensor_bytes == 0 || bytes <= limits.max_tensor_bytes) return Status::ok();
+  if (tensor_bytes_fit(bytes, limits)) return Status::ok();
   return invalid_argument(what + " needs " + format_bytes(bytes) + ", more than the largest tensor allowed (" +
                         format_bytes(limits.max_tensor_bytes) + "; --max-tensor-bytes)");
 }
 
 Status check_memory_bytes(uint64_t used, uint64_t more, const std::string& what, const ResourceLimits& limits) {
-  if (limits.max_memory_bytes == 0 || (more <= limits.max_memory_bytes && used <= limits.max_memory_bytes - more))
-    return Status::ok();
+  if (memory_bytes_fit(used, more, limits)) return Status::ok();
   const std::string in_use = used ? " more with " + format_bytes(used) + " in use" : "";
   return invalid_argument(what + " needs " + format_bytes(more) + in_use + ", beyond the memory limit (" +
                           format_bytes(limits.max_memory_bytes) + "; --max-memory)");

@@ -26,6 +26,9 @@ Result<uint64_t> parse_byte_size(const std::string& text, const std::string& wha
 // "1.5 GiB", "512 MiB", "100 bytes".
 std::string format_bytes(uint64_t bytes);
 
+// Whether `bytes` fit the largest tensor allowed, and `more` beside `used` the memory limit.
+bool tensor_bytes_fit(uint64_t bytes, const ResourceLimits& limits);
+bool memory_bytes_fit(uint64_t used, uint64_t more, const ResourceLimits& limits);
 // kInvalidArgument (bad input: CLI exit code 2) naming `what` and the limit when `bytes`
 // exceeds the largest tensor allowed.
 Status check_tensor_bytes(uint64_t bytes, const std::string& what, const ResourceLimits& limits);
