@@ -193,7 +193,7 @@ Result<Tensor> tensor_over_bytes(DataType dtype, std::vector<int64_t> dims, cons
       }
       return Tensor::view(dtype, std::move(dims), copy, 0);
     }
-  ASSIGN_OR_RETURN(Tensor t, Tensor::create(dtype, std::move(dims)));
+  ASSIGN_OR_RETURN(Tensor t, Tensor::create_for_overwrite(dtype, std::move(dims)));
   if (nbytes) std::memcpy(t.raw(), bytes, nbytes);
   if (is_bool) ir::normalise_bool_bytes(t.raw(), nbytes);
   return t;

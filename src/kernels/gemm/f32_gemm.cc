@@ -102,8 +102,9 @@ void f32_pack_panel(const float* src, int64_t outer_stride, int64_t k_stride, in
 
 void f32_pack_panels(const float* src, int64_t outer_stride, int64_t k_stride, int64_t outer, int64_t k, int width,
                      float* out) {
-  for (int64_t i = 0; i < panel_count(outer, width); ++i)
-    f32_pack_panel(src, outer_stride, k_stride, i * width, outer, k, width, out + i * k * width);
+  // All panels at once: rows of B are then read once, in order (panel by panel, each
+  // panel read a few floats of every row; BERT's session creation 0.90 -> 0.78 s).
+  f32_pack_panel_block(src, outer_stride, k_stride, outer, 0, panel_count(outer, width), k, width, out);
 }
 
 }  // namespace twinrt::kernels

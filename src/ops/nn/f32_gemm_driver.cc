@@ -341,7 +341,8 @@ Result<PackedF32> pack_f32_constant(const Tensor& t, const WidenedConstant& wide
   const float* src = constant_f32_data(t, widened);
   if (!src || t.numel() == 0) return packed;
   const int64_t group_floats = kernels::panel_count(rows, width) * width * k;
-  ASSIGN_OR_RETURN(packed.panels, Tensor::create(DataType::kFloat, {groups, group_floats}));
+  // Every float is written below, the panels' padding too.
+  ASSIGN_OR_RETURN(packed.panels, Tensor::create_for_overwrite(DataType::kFloat, {groups, group_floats}));
   for (int64_t g = 0; g < groups; ++g)
     kernels::f32_pack_panels(src + g * rows * k, outer_stride, k_stride, rows, k, width,
                              packed.panels.data<float>() + g * group_floats);
