@@ -157,6 +157,37 @@ TEST(PassesElementwise, ValuesReadElsewhereStayOutputsOfTheirGroup) {
                         run_model(affine_hardswish(5), Mode::kDefault, OptimizationLevel::kNone, {{"x", x}})));
 }
 
+// The program runs Mul then Add, and Add, Clip, Mul, Div, in one pass when their other
+// operands are one value per block (ElementwiseProgram::fuse_runs), and step by step when
+// they vary along the block: both give the separate nodes' bits, with the constant on either
+// side of the commutative ops, and with infinities and NaN among the inputs.
+TEST(PassesElementwise, RunsOfStepsGiveTheSeparateNodesBitsWithAnyOperands) {
+  for (bool varying : {false, true}) {
+    ir::Graph g = graph({node("Mul", {"x", "a"}, {"m1"}), node("Add", {"b", "m1"}, {"s1"}),
+                         node("Add", {"three", "s1"}, {"s2"}), node("Clip", {"s2", "zero", "six"}, {"c"}),
+                         node("Mul", {"c", "s1"}, {"m2"}), node("Div", {"m2", "six"}, {"y"})},
+                        {tensor_info("x", DataType::kFloat)}, {tensor_info("y", DataType::kFloat)});
+    add_initializer(g, "a", varying ? random_floats({37}, 3, -2.0f, 2.0f) : make<float>({}, {1.7f}));
+    add_initializer(g, "b", random_floats({3, 1, 1}, 4, -1.0f, 1.0f));
+    add_initializer(g, "three", varying ? random_floats({37}, 5, 2.0f, 4.0f) : make<float>({}, {3.0f}));
+    add_initializer(g, "zero", make<float>({}, {0.0f}));
+    add_initializer(g, "six", make<float>({}, {6.0f}));
+    Tensor x = random_floats({2, 3, 5, 37}, 6, -8.0f, 8.0f);
+    float* xv = x.data<float>();
+    xv[0] = NAN;
+    xv[1] = INFINITY;
+    xv[2] = -INFINITY;
+    xv[3] = -0.0f;
+    for (Mode mode : {Mode::kDefault, Mode::kExact})
+      for (int threads : {1, 2}) {
+        const Tensor fused = run_model(model_of(g), mode, OptimizationLevel::kAll, {{"x", x}}, threads);
+        const Tensor separate = run_model(model_of(g), mode, OptimizationLevel::kNone, {{"x", x}});
+        EXPECT_TRUE(same_bits(fused, separate)) << mode_name(mode) << " threads " << threads
+                                                << (varying ? " varying operands" : " constant operands");
+      }
+  }
+}
+
 TEST(PassesElementwise, IntegerChainsAreLeftAlone) {
   ir::Graph g = graph({node("Add", {"x", "one"}, {"s"}), node("Mul", {"s", "one"}, {"y"})},
                       {tensor_info("x", DataType::kInt64)}, {tensor_info("y", DataType::kInt64)});

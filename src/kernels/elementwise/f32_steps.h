@@ -13,17 +13,22 @@ namespace twinrt::kernels {
 enum class F32StepKind {
   // Vectorized per tier (f32_step_kernel):
   kAdd, kSub, kMul, kDiv, kClip, kRelu, kHardSigmoid, kHardSwish, kLeakyRelu,
+  // Runs of the steps above with constant operands, in one pass (the same float operations
+  // in the same order, so the same bits as the steps one by one):
+  kMulAdd,         // a * mul + add (two roundings)
+  kHardSwishSteps, // (Clip(a + add, lo, hi) * a) / div: HardSwish as exporters write it
   // Math library:
   kSigmoid, kTanh, kSqrt, kExp, kErf,
 };
 
 inline bool f32_step_is_binary(F32StepKind k) { return k <= F32StepKind::kDiv; }
-inline bool f32_step_is_vectorized(F32StepKind k) { return k <= F32StepKind::kLeakyRelu; }
+inline bool f32_step_is_vectorized(F32StepKind k) { return k <= F32StepKind::kHardSwishSteps; }
 
 struct F32StepParams {
   F32StepKind kind;
-  float lo = 0, hi = 0;        // Clip
+  float lo = 0, hi = 0;        // Clip, kHardSwishSteps
   double alpha = 0, beta = 0;  // HardSigmoid, LeakyRelu (float32 attributes, widened exactly)
+  float mul = 1, add = 0, div = 1;  // kMulAdd, kHardSwishSteps
 };
 
 // n elements, or one element that stands for all of them (a broadcast operand).

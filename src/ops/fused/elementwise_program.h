@@ -47,12 +47,23 @@ class ElementwiseProgram {
   struct Step {
     kernels::F32StepParams params;
     int a = 0, b = 0;  // value indices (b for binary steps)
+    int out = 0;       // the value it computes
+    // A run of the model's steps in one pass (kMulAdd, kHardSwishSteps): originals_[first,
+    // first + count) for blocks whose operands do not fit it, and c, its third operand.
+    int c = 0, first = 0, count = 0;
   };
 
  private:
   void run_step(const Step& step, Operand a, Operand b, float* d, int64_t n) const;
+  // One step (or run of steps) of run_block; `last` writes y.
+  void run_one(const Step& step, Operand* values, int64_t n, float* scratch, float* y, bool last) const;
+  // A run's operands on this block: its varying operand, with the constants put in
+  // `params`, or false when the constants vary (the run then goes step by step).
+  bool bind_run(const Step& run, const Operand* values, kernels::F32StepParams& params, Operand& x) const;
+  void fuse_runs();
 
-  std::vector<Step> steps_;
+  std::vector<Step> steps_;     // what run_block runs
+  std::vector<Step> originals_; // the model's steps, one by one
   size_t num_inputs_ = 0;
   bool fast_math_ = true;
   kernels::F32StepFn vector_step_ = nullptr;
