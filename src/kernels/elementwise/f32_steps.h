@@ -15,8 +15,8 @@ enum class F32StepKind {
   kAdd, kSub, kMul, kDiv, kClip, kRelu, kHardSigmoid, kHardSwish, kLeakyRelu,
   // Runs of the steps above with constant operands, in one pass (the same float operations
   // in the same order, so the same bits as the steps one by one):
-  kMulAdd,         // a * mul + add (two roundings)
-  kHardSwishSteps, // (Clip(a + add, lo, hi) * a) / div: HardSwish as exporters write it
+  kMulAdd,          // a * alpha + beta (two roundings)
+  kHardSwishSteps,  // (Clip(a + alpha, lo, hi) * a) / beta: HardSwish as exporters write it
   // Math library:
   kSigmoid, kTanh, kSqrt, kExp, kErf,
 };
@@ -26,9 +26,10 @@ inline bool f32_step_is_vectorized(F32StepKind k) { return k <= F32StepKind::kHa
 
 struct F32StepParams {
   F32StepKind kind;
-  float lo = 0, hi = 0;        // Clip, kHardSwishSteps
-  double alpha = 0, beta = 0;  // HardSigmoid, LeakyRelu (float32 attributes, widened exactly)
-  float mul = 1, add = 0, div = 1;  // kMulAdd, kHardSwishSteps
+  float lo = 0, hi = 0;  // Clip, kHardSwishSteps
+  // HardSigmoid, LeakyRelu: float32 attributes, widened exactly. kMulAdd: the factor and the
+  // addend; kHardSwishSteps: the addend and the divisor (float32 values, widened exactly).
+  double alpha = 0, beta = 0;
 };
 
 // n elements, or one element that stands for all of them (a broadcast operand).

@@ -155,13 +155,8 @@ bool ElementwiseProgram::bind_run(const Step& run, const Operand* values, kernel
   if (run.params.kind == StepKind::kMulAdd && a.scalar) std::swap(a, b);  // either factor may be the constant
   if (a.scalar || !b.scalar || !c.scalar) return false;
   params = run.params;
-  if (run.params.kind == StepKind::kMulAdd) {
-    params.mul = *b.p;
-    params.add = *c.p;
-  } else {
-    params.add = *b.p;
-    params.div = *c.p;
-  }
+  params.alpha = *b.p;  // kMulAdd: factor, addend; kHardSwishSteps: addend, divisor
+  params.beta = *c.p;
   x = a;
   return true;
 }
