@@ -12,7 +12,13 @@ namespace {
 // How long a thread polls before sleeping on a condition variable: the next parallel_for
 // of a model usually comes within microseconds, and a sleeping thread takes tens of them
 // to wake (that made two threads slower than one on models with many small ops).
+// WebAssembly has no pause instruction, so a poll there is a few nanoseconds instead of
+// tens, and a wake-up in a browser (Atomics.notify to a Web Worker) costs more.
+#if defined(__EMSCRIPTEN__)
+constexpr int kSpins = 100000;
+#else
 constexpr int kSpins = 2000;
+#endif
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
