@@ -109,9 +109,9 @@ void ElementwiseProgram::fuse_runs() {
       run.c = other(originals_[i + 1], s0.out);
       run.count = 2;
     } else if (is(i, StepKind::kAdd) && is(i + 1, StepKind::kClip) && is(i + 2, StepKind::kMul) &&
-               is(i + 3, StepKind::kDiv) && originals_[i + 1].a == s0.out && only_read_by(s0, originals_[i + 1]) &&
+               is(i + 3, StepKind::kDiv) && only_read_by(s0, originals_[i + 1]) &&
                only_read_by(originals_[i + 1], originals_[i + 2]) && originals_[i + 3].a == originals_[i + 2].out &&
-               originals_[i + 3].b != originals_[i + 2].out && only_read_by(originals_[i + 2], originals_[i + 3])) {
+               only_read_by(originals_[i + 2], originals_[i + 3])) {  // the product is the dividend
       const int x = other(originals_[i + 2], originals_[i + 1].out);  // multiplied by the clipped sum
       if (x == s0.a || x == s0.b) {
         run.params.kind = StepKind::kHardSwishSteps;
