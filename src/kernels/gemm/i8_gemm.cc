@@ -60,7 +60,7 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa) {
   static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
                                  i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, nullptr,
                                  i8_gemm_6x32_indirect_u8__avx512vnni, nullptr, requantize_u8__avx2, requantize_s8__avx2,
-                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2};
+                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2, nullptr, 1, true};
   if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
   if (isa == Isa::kAvx512 || isa == Isa::kAvx2) return avx2;
 #else

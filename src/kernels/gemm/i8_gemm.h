@@ -54,6 +54,14 @@ struct I8TileArgs {
   // The column panel holds the taps * k_groups groups in that order.
   const uint8_t* const* indirect = nullptr;
   int64_t taps = 1;
+  // Requantized output, for kernels whose indirect_requantizes_u8 is set (only their
+  // indirect_u8 reads these): with y set, the tile writes
+  //   y[r * ldy + j] = requantize_u8(c[r][j], bias 0, y_multiplier[j], y_zero)
+  // (the same operations as requantize_u8, so the same bytes) and leaves c alone.
+  uint8_t* y = nullptr;
+  int64_t ldy = 0;
+  const float* y_multiplier = nullptr;  // col_count entries
+  int32_t y_zero = 0;
 };
 using I8TileFn = void (*)(const I8TileArgs&);
 
@@ -96,6 +104,9 @@ struct I8GemmKernel {
   // 2: indirect_u8 reads rows of uint16 values (the NHWC input widened once per call, so the
   // tile does not widen each row once per column panel); 1: the uint8 input in place.
   int indirect_row_bytes = 1;
+  // indirect_u8 requantizes in its epilogue when I8TileArgs::y is set: the int32 sums go
+  // from registers to bytes without a round trip through memory.
+  bool indirect_requantizes_u8 = false;
 };
 
 // The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it

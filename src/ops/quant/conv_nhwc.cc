@@ -62,7 +62,9 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
   const int64_t pixels = s.batch * s.out_h * s.out_w, row_panels = (pixels + mr - 1) / mr;
   const int64_t col_panels = (m + nr - 1) / nr, panel_bytes = wp.k_groups * nr * 4 * wp.value_bytes;
   if (pixels == 0 || m == 0) return;
-  const kernels::I8TileFn tile = wp.signed_7bit && kernel.indirect_u8_7bit ? kernel.indirect_u8_7bit : kernel.indirect_u8;
+  const bool use_7bit = wp.signed_7bit && kernel.indirect_u8_7bit;
+  const kernels::I8TileFn tile = use_7bit ? kernel.indirect_u8_7bit : kernel.indirect_u8;
+  const bool tile_requantizes = !use_7bit && kernel.indirect_requantizes_u8;
   // Column blocks whose weight panels stay in L2 while every row panel of a chunk passes;
   // narrower ones when there are too few chunks to feed the pool (the 7x7 images of the
   // last stage are one chunk). The split changes no result: each output is one tile's sum.
@@ -112,8 +114,15 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
           t.col_add = col_add + (cp0 + j) * nr;
           t.indirect = ind.data() + i * taps * mr;
           t.taps = taps;
+          if (tile_requantizes) {
+            t.y = y + p0 * m + (cp0 + j) * nr;
+            t.ldy = m;
+            t.y_multiplier = multiplier + (cp0 + j) * nr;
+            t.y_zero = y_zero;
+          }
           tile(t);
         }
+        if (tile_requantizes) continue;
         for (int r = 0; r < rows; ++r)
           kernel.requantize_u8(acc.data() + r * c_count, c_count, 0, multiplier + c0, 1, y_zero, y + (p0 + r) * m + c0);
       }

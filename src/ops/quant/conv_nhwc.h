@@ -3,7 +3,8 @@
 // row of the product whose 4-byte depth groups the indirect tile reads in place, one
 // input pixel per tap (an indirection buffer: pointers to the tap's input pixel, or to a
 // row of zero points where the window leaves the image). The weights are the packed
-// column panels, tap-major (k = tap * C + c), made once at session creation. Each output
+// column panels, tap-major (k = tap * C + c), made once at session creation. Tiles that can
+// requantize in their epilogue (AVX-512 VNNI) write bytes directly; otherwise each output
 // row block is requantized while its int32 sums are in L1. The int32 sums are exact, so
 // the bytes are those of the NCHW path (ops/quant/conv_integer.cc) on every tier.
 #pragma once

@@ -15,8 +15,21 @@ constexpr int kMr = 6, kNr = 32;
 // copies the accumulator around each _mm512_dpbusd_epi32 (two extra moves per product).
 inline void dpbusd(__m512i& acc, __m512i u, __m512i s) { __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(u), "v"(s)); }
 
+// requantize_u8's operations (kernels/portable/i8_requantize.inc: round_to) on 16 sums,
+// before the final saturation: float(v) * m clamped to +-2^22 (NaN to the low end: max
+// returns its second operand), rounded half to even by adding and subtracting 1.5 * 2^23,
+// plus the zero point, negatives to 0. The caller's unsigned-saturating narrowing store
+// (vpmovusdb) clamps the rest to 255.
+inline __m512i requantize_u8(__m512i v, __m512 m, __m512i zero) {
+  const __m512 magic = _mm512_set1_ps(12582912.0f);
+  __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(v), m);
+  f = _mm512_min_ps(_mm512_max_ps(f, _mm512_set1_ps(-4194304.0f)), _mm512_set1_ps(4194304.0f));
+  const __m512i q = _mm512_add_epi32(_mm512_cvttps_epi32(_mm512_sub_ps(_mm512_add_ps(f, magic), magic)), zero);
+  return _mm512_max_epi32(q, _mm512_setzero_si512());
+}
+
 // The sums of `taps` steps of t.k_groups depth groups each, stored with the row and column
-// terms. row_bytes(tap, r) is row r's first group of that tap (its groups 4 bytes apart for
+// terms, or requantized to uint8 when t.y is set. row_bytes(tap, r) is row r's first group of that tap (its groups 4 bytes apart for
 // the indirect rows, kMr * 4 for a packed panel: `row_step`); the column panel holds the
 // taps' groups one after the other.
 template <bool RowsU8, class RowBytes>
@@ -55,6 +68,18 @@ __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t tap
   const int lo = t.col_count < 16 ? t.col_count : 16, hi = t.col_count - lo;
   const __mmask16 lo_mask = static_cast<__mmask16>((1u << lo) - 1), hi_mask = static_cast<__mmask16>((1u << hi) - 1);
   const __m512i col0 = _mm512_loadu_si512(t.col_add), col1 = _mm512_loadu_si512(t.col_add + 16);
+  if (t.y) {
+    const __m512 m0 = _mm512_maskz_loadu_ps(lo_mask, t.y_multiplier), m1 = _mm512_maskz_loadu_ps(hi_mask, t.y_multiplier + 16);
+    const __m512i zero = _mm512_set1_epi32(t.y_zero);
+    for (int r = 0; r < t.row_count; ++r) {
+      const __m512i row = _mm512_set1_epi32(t.row_add[r]);
+      uint8_t* y = t.y + r * t.ldy;
+      _mm512_mask_cvtusepi32_storeu_epi8(y, lo_mask, requantize_u8(_mm512_add_epi32(acc[r][0], _mm512_add_epi32(row, col0)), m0, zero));
+      if (hi > 0)
+        _mm512_mask_cvtusepi32_storeu_epi8(y + 16, hi_mask, requantize_u8(_mm512_add_epi32(acc[r][1], _mm512_add_epi32(row, col1)), m1, zero));
+    }
+    return;
+  }
   for (int r = 0; r < t.row_count; ++r) {
     const __m512i row = _mm512_set1_epi32(t.row_add[r]);
     _mm512_mask_storeu_epi32(t.c + r * t.ldc, lo_mask, _mm512_add_epi32(acc[r][0], _mm512_add_epi32(row, col0)));
