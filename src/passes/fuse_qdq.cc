@@ -2,6 +2,8 @@
 //   DequantizeLinear(x) , DequantizeLinear(w const) [, DequantizeLinear(bias int32 const)]
 //     -> Conv [-> Relu] -> QuantizeLinear            => QLinearConv
 //   DequantizeLinear(a) , DequantizeLinear(b const) -> MatMul -> QuantizeLinear => QLinearMatMul
+//   DequantizeLinear(a) , DequantizeLinear(b const) [, DequantizeLinear(c int32 const)]
+//     -> Gemm (float output)                                              => QGemm (ai.twinrt)
 // Value-changing: the float Conv/MatMul rounds its sums of dequantized products, the
 // integer op sums exactly and requantizes once, so outputs can differ by one step.
 // A Relu is absorbed only when the output zero point is the type's minimum (then the
@@ -82,6 +84,7 @@ class QdqFuser : ChainFuserState {
     for (size_t i = 0; i < g_.nodes.size(); ++i) {
       const ir::Node& n = g_.nodes[i];
       if (n.domain.empty() && (n.op_type == "Conv" || n.op_type == "MatMul") && try_fuse(i)) ++fused;
+      if (n.domain.empty() && n.op_type == "Gemm" && try_fuse_gemm(i)) ++fused;
     }
     drop_unread_dequantizers();
     erase_nodes(g_, removed_);
@@ -142,6 +145,57 @@ class QdqFuser : ChainFuserState {
     fused.fused_from = {dq_x->name, dq_w->name};
     for (size_t c = 1; c < chain.size(); ++c) fused.fused_from.push_back(g_.nodes[chain[c]].name);
     for (size_t c = 1; c < chain.size(); ++c) removed_[chain[c]] = true;
+    g_.nodes[index] = std::move(fused);
+    return true;
+  }
+
+  // A Gemm of two dequantized 8-bit operands (B constant, per tensor or per output column)
+  // and an optional int32 bias quantized with a_scale * b_scale: QGemm with float output,
+  // float(sums + C) * (a_scale * b_scale[j]), as ONNX Runtime runs it. alpha and beta must be 1.
+  bool try_fuse_gemm(size_t index) {
+    const ir::Node& op = g_.nodes[index];
+    if (op.inputs.size() < 2 || op.inputs.size() > 3 || op.outputs.size() != 1) return false;
+    int64_t trans_b = 0;
+    for (const ir::Attribute& a : op.attributes) {
+      if (a.name == "transA" || a.name == "transB") {
+        if (a.type != ir::Attribute::Type::kInt) return false;
+        if (a.name == "transB") trans_b = a.i;
+      } else if (a.name != "alpha" && a.name != "beta") {
+        return false;
+      } else if (a.type != ir::Attribute::Type::kFloat || a.f != 1.0f) {
+        return false;
+      }
+    }
+    const ir::Node* dq_a = producer(op.inputs[0]);
+    const ir::Node* dq_b = producer(op.inputs[1]);
+    if (!dq_a || !dq_b) return false;
+    auto a = qparams(g_, *dq_a, "DequantizeLinear");
+    auto b = qparams(g_, *dq_b, "DequantizeLinear");
+    const Tensor* b_data = b ? initializer(g_, dq_b->inputs[0]) : nullptr;
+    if (!a || !b || !b_data || !per_tensor(*a) || !is_8bit(a->zero->dtype()) || b_data->dtype() != b->zero->dtype() ||
+        !is_8bit(b_data->dtype()) || b_data->rank() != 2)
+      return false;
+    const int64_t n_axis = trans_b ? 0 : 1, n = b_data->dim(n_axis);
+    if (!per_tensor_or_axis(*b, 2, n_axis, n)) return false;
+    const ir::Node* dq_c = nullptr;
+    if (op.inputs.size() == 3 && !op.inputs[2].empty()) {
+      dq_c = producer(op.inputs[2]);
+      auto c = dq_c ? qparams(g_, *dq_c, "DequantizeLinear") : std::nullopt;
+      if (!c || !bias_matches(g_, *c, *a, *b, n)) return false;
+    }
+    ir::Node fused;
+    fused.name = op.name;
+    fused.op_type = "QGemm";
+    fused.domain = ir::kInternalDomain;
+    for (const ir::Attribute& attr : op.attributes)
+      if (attr.name != "beta") fused.attributes.push_back(attr);  // 1: C is added to the sums
+    fused.inputs = {dq_a->inputs[0], dq_a->inputs[1], dq_a->inputs[2], dq_b->inputs[0], dq_b->inputs[1], dq_b->inputs[2]};
+    fused.outputs = op.outputs;
+    fused.fused_from = {dq_a->name, dq_b->name};
+    if (dq_c) {
+      fused.inputs.push_back(dq_c->inputs[0]);
+      fused.fused_from.push_back(dq_c->name);
+    }
     g_.nodes[index] = std::move(fused);
     return true;
   }

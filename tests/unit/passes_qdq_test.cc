@@ -1,6 +1,7 @@
 // fuse_qdq: DequantizeLinear -> Conv/MatMul [-> Relu] -> QuantizeLinear groups become
 // QLinearConv / QLinearMatMul in default mode, the results stay within one quantization
 // step of the float graph, and groups that would change more than that are left alone.
+// A Gemm of dequantized operands becomes QGemm with float output (float rounding only).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -142,6 +143,76 @@ TEST(PassesQdq, FusedOutputsStayWithinOneStepOfTheFloatGraph) {
       }
       EXPECT_GT(nonzero, fused.numel() / 4) << "the test data should not saturate to zero";
     }
+}
+
+// x -> Q -> DQ -> Gemm(·, DQ(w) [, DQ(c int32)]) -> y: the classifier of a static QDQ model.
+ir::Model qdq_gemm_model(bool trans_b, bool bias, std::vector<ir::Attribute> extra) {
+  constexpr int64_t k = 12, n = 7;
+  std::vector<ir::Node> nodes = {
+      node("QuantizeLinear", {"x", "xs", "xz"}, {"xq"}),
+      node("DequantizeLinear", {"xq", "xs", "xz"}, {"xf"}),
+      node("DequantizeLinear", {"wq", "ws", "wz"}, {"wf"}, {int_attr("axis", trans_b ? 0 : 1)}),
+  };
+  std::vector<std::string> gemm_inputs = {"xf", "wf"};
+  if (bias) {
+    nodes.push_back(node("DequantizeLinear", {"bq", "bs", "bz"}, {"bf"}, {int_attr("axis", 0)}));
+    gemm_inputs.push_back("bf");
+  }
+  extra.push_back(int_attr("transB", trans_b ? 1 : 0));
+  nodes.push_back(node("Gemm", gemm_inputs, {"y"}, extra));
+  for (size_t i = 0; i < nodes.size(); ++i) nodes[i].name = "n" + std::to_string(i);
+  ir::Graph g = graph(nodes, {tensor_info("x", DataType::kFloat)}, {tensor_info("y", DataType::kFloat)});
+  add_initializer(g, "xs", make<float>({}, {kXScale}));
+  add_initializer(g, "xz", make<uint8_t>({}, {100}));
+  std::vector<float> ws(n), bs(n);
+  std::vector<int32_t> bq(n), bz(n, 0);
+  for (int64_t j = 0; j < n; ++j) {
+    ws[j] = 0.002f * static_cast<float>(j + 1);
+    bs[j] = kXScale * ws[j];
+    bq[j] = static_cast<int32_t>(j * 300) - 1000;
+  }
+  add_initializer(g, "ws", make<float>({n}, ws));
+  add_initializer(g, "wz", make<int8_t>({n}, std::vector<int8_t>(n, 0)));
+  std::vector<int8_t> w(k * n);
+  std::mt19937 gen(5);
+  for (int8_t& v : w) v = static_cast<int8_t>(static_cast<int>(gen() % 255) - 127);
+  add_initializer(g, "wq", make<int8_t>(trans_b ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, w));
+  add_initializer(g, "bs", make<float>({n}, bs));
+  add_initializer(g, "bz", make<int32_t>({n}, bz));
+  add_initializer(g, "bq", make<int32_t>({n}, bq));
+  ir::Model m;
+  m.ir_version = 8;
+  m.opset_imports[""] = 13;
+  m.graph = std::make_shared<ir::Graph>(std::move(g));
+  return m;
+}
+
+TEST(PassesQdq, GemmOfDequantizedOperandsBecomesQGemm) {
+  for (bool trans_b : {true, false})
+    for (bool bias : {true, false}) {
+      ir::Model m = qdq_gemm_model(trans_b, bias, {});
+      passes::optimize(m, OptimizationLevel::kAll, Mode::kDefault);
+      ASSERT_EQ(m.graph->nodes.size(), 2u);
+      EXPECT_EQ(m.graph->nodes[1].op_type, "QGemm");
+      EXPECT_EQ(m.graph->nodes[1].fused_from.size(), bias ? 3u : 2u);
+      // Integer sums scaled once against a float sum of dequantized products: float rounding only.
+      const Tensor x = input(false);
+      const Tensor fused = run(qdq_gemm_model(trans_b, bias, {}), Mode::kDefault, OptimizationLevel::kAll, x);
+      const Tensor plain = run(qdq_gemm_model(trans_b, bias, {}), Mode::kDefault, OptimizationLevel::kNone, x);
+      ASSERT_EQ(fused.shape(), plain.shape());
+      ASSERT_EQ(fused.shape(), (std::vector<int64_t>{5, 7}));
+      for (int64_t i = 0; i < fused.numel(); ++i)
+        EXPECT_NEAR(fused.data<float>()[i], plain.data<float>()[i], 1e-5f * (1.0f + std::fabs(plain.data<float>()[i]))) << i;
+    }
+}
+
+TEST(PassesQdq, GemmWithAlphaOrBetaOtherThanOneStaysFloat) {
+  for (const char* name : {"alpha", "beta"}) {
+    const auto ops = op_types_after_passes(qdq_gemm_model(true, true, {float_attr(name, 0.5f)}), Mode::kDefault);
+    EXPECT_EQ(std::count(ops.begin(), ops.end(), "Gemm"), 1) << name;
+  }
+  const auto ops = op_types_after_passes(qdq_gemm_model(true, true, {}), Mode::kReference);
+  EXPECT_EQ(std::count(ops.begin(), ops.end(), "Gemm"), 1);
 }
 
 }  // namespace

@@ -149,5 +149,7 @@ Result<std::unique_ptr<OpKernel>> create(const KernelInit& init) {
 }  // namespace
 
 TWINRT_REGISTER_MS_OP("QGemm", create);
+// What the fuse_qdq pass writes for a Gemm of dequantized operands (the same kernel, in twinrt's own domain).
+TWINRT_REGISTER_OP_EX(ir::kInternalDomain, "QGemm", 1, INT64_MAX, "ref", 0, create);
 
 }  // namespace twinrt::contrib
