@@ -201,6 +201,34 @@ TEST(I8GemmTiles, PackingWithoutSumsKeepsThePanels) {
     }
 }
 
+// Column panels of depth-major sources against the layout's definition, for the widths the
+// SSE2 path takes (8 and 32, full panels) and ragged last panels, with and without a flip
+// into the other domain (int8 source): bytes, zero padding and column sums.
+TEST(I8GemmTiles, PackedColumnPanelsMatchTheLayout) {
+  std::mt19937 rng(10);
+  for (int width : {8, 32})
+    for (bool src_unsigned : {true, false})
+      for (int64_t n : {8, 32, 45, 64})
+        for (int64_t k : {1, 7, 148}) {
+          const auto b = random_bytes(static_cast<size_t>(k * n), rng);
+          I8Panels p;
+          i8_pack(b.data(), src_unsigned, 1, n, 0, n, k, width, true, p);
+          const uint8_t flip = src_unsigned ? 0 : 0x80;
+          const int64_t panel_bytes = p.k_groups * width * 4;
+          ASSERT_EQ(p.bytes.size(), static_cast<size_t>((n + width - 1) / width * panel_bytes));
+          for (int64_t j = 0; j < (n + width - 1) / width * width; ++j) {
+            int32_t sum = 0;
+            for (int64_t d = 0; d < p.k_groups * 4; ++d) {
+              const uint8_t want = j < n && d < k ? static_cast<uint8_t>(b[static_cast<size_t>(d * n + j)] ^ flip) : 0;
+              const uint8_t got = p.bytes[static_cast<size_t>(j / width * panel_bytes + d / 4 * width * 4 + j % width * 4 + d % 4)];
+              ASSERT_EQ(got, want) << width << " " << n << "x" << k << " column " << j << " depth " << d;
+              sum += want;
+            }
+            if (j < n) EXPECT_EQ(p.sums[static_cast<size_t>(j)], sum) << width << " " << n << "x" << k << " column " << j;
+          }
+        }
+}
+
 // The same wrap test with the 7-bit tiles' extreme products.
 TEST(I8GemmTiles, SevenBitTilesWrapLikeTheReference) {
   const int64_t m = 7, n = 33, k = 140000;
