@@ -73,36 +73,55 @@ void quantize_avx2(const float* x, int64_t n, float scale, int32_t zero_point, Q
   quantize(x + i, n - i, scale, zero_point, out + i);
 }
 
+// QdqAdd's parameters as vectors, held in registers for the whole loop (read through the
+// reference, they were reloaded after every store: the output could alias them).
+struct QdqAddLanes {
+  explicit QdqAddLanes(const QdqAddParams& p)
+      : a_zero(_mm256_set1_epi32(p.a_zero)), b_zero(_mm256_set1_epi32(p.b_zero)), a_scale(_mm256_set1_ps(p.a_scale)),
+        b_scale(_mm256_set1_ps(p.b_scale)), y_scale(_mm256_set1_ps(p.y_scale)) {}
+  __m256i a_zero, b_zero;
+  __m256 a_scale, b_scale, y_scale;
+};
+
 // QdqAdd's float value of 8 uint8 pairs at a and b (8 bytes each), Relu included.
-__m256 qdq_sum8(const uint8_t* a, const uint8_t* b, const QdqAddParams& p) {
-  const auto dequantize = [](const uint8_t* x, int32_t zero, float scale) {
+template <bool Relu>
+__m256 qdq_sum8(const uint8_t* a, const uint8_t* b, const QdqAddLanes& p) {
+  const auto dequantize = [](const uint8_t* x, __m256i zero, __m256 scale) {
     const __m256i v = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x)));
-    return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(v, _mm256_set1_epi32(zero))), _mm256_set1_ps(scale));
+    return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(v, zero)), scale);
   };
   const __m256 sum = _mm256_add_ps(dequantize(a, p.a_zero, p.a_scale), dequantize(b, p.b_zero, p.b_scale));
   // max(0, x) is x < 0 ? 0 : x exactly: maxps returns its second operand for a NaN and for
   // two zeros, so NaN and -0 are kept.
-  return p.relu ? _mm256_max_ps(_mm256_setzero_ps(), sum) : sum;
+  return Relu ? _mm256_max_ps(_mm256_setzero_ps(), sum) : sum;
 }
-
-}  // namespace
 
 // Compiled with -ffp-contract=off (CMakeLists.txt): a fused multiply-add of one product
 // into the sum would round differently from the separate nodes.
-void qdq_add_u8__avx2(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y) {
-  const __m256 scale = _mm256_set1_ps(p.y_scale);
+template <bool Relu>
+void qdq_add_u8(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& params, uint8_t* y) {
+  const QdqAddLanes p(params);
+  const int32_t y_zero = params.y_zero;
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
     __m256i v[4];
 #pragma GCC unroll 4
-    for (int j = 0; j < 4; ++j) v[j] = round_lanes(_mm256_div_ps(qdq_sum8(a + i + 8 * j, b + i + 8 * j, p), scale));
-    store32(v, p.y_zero, y + i);
+    for (int j = 0; j < 4; ++j) v[j] = round_lanes(_mm256_div_ps(qdq_sum8<Relu>(a + i + 8 * j, b + i + 8 * j, p), p.y_scale));
+    store32(v, y_zero, y + i);
   }
   for (; i < n; ++i) {
-    float f = static_cast<float>(int32_t{a[i]} - p.a_zero) * p.a_scale + static_cast<float>(int32_t{b[i]} - p.b_zero) * p.b_scale;
-    if (p.relu) f = f < 0.0f ? 0.0f : f;
-    y[i] = round_to<uint8_t>(f / p.y_scale, p.y_zero);
+    float f = static_cast<float>(int32_t{a[i]} - params.a_zero) * params.a_scale +
+              static_cast<float>(int32_t{b[i]} - params.b_zero) * params.b_scale;
+    if (Relu) f = f < 0.0f ? 0.0f : f;
+    y[i] = round_to<uint8_t>(f / params.y_scale, y_zero);
   }
+}
+
+}  // namespace
+
+void qdq_add_u8__avx2(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y) {
+  if (p.relu) qdq_add_u8<true>(a, b, n, p, y);
+  else qdq_add_u8<false>(a, b, n, p, y);
 }
 
 void requantize_u8__avx2(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
