@@ -229,6 +229,58 @@ TEST(I8GemmTiles, PackedColumnPanelsMatchTheLayout) {
         }
 }
 
+// Tiles that requantize in their epilogue (I8TileArgs::y) give requantize_u8's bytes for
+// extreme sums and multipliers: int32 limits, sums past +-2^22 after scaling, halfway
+// cases, zero, negative, infinite and NaN multipliers, and every row count of the tile.
+TEST(I8GemmTiles, RequantizingTilesMatchRequantize) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<int32_t> sums = {0, 1, -1, 2, 3, 5, -5, 127, 128, 255, -256, 1 << 22, -(1 << 22), (1 << 24) + 1,
+                                     std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min(), 1000001, -999999};
+  const std::vector<float> multipliers = {0.5f, 1.0f, -1.0f, 0.0f, -0.0f, 1e-9f, 0.25f, 1.5f, 1e9f, -1e9f, 3.0e38f, inf, -inf, nan};
+  for (Isa isa : supported_isas()) {
+    const I8GemmKernel& kernel = i8_indirect_kernel(isa);
+    if (!kernel.indirect_requantizes_u8) continue;
+    const int mr = kernel.mr, nr = kernel.nr;
+    // Every row reads a padding pixel of zeros against zero weights: the sums are col_add.
+    std::vector<uint8_t> zero_pixel(16, 0), weights(static_cast<size_t>(nr * 4 * kernel.indirect_row_bytes), 0);
+    std::vector<const uint8_t*> rows(static_cast<size_t>(mr), zero_pixel.data());
+    const std::vector<int32_t> row_add(static_cast<size_t>(mr), 0);
+    for (int32_t y_zero : {0, 3, 128, 255})
+      for (int row_count = 1; row_count <= mr; ++row_count)
+        for (size_t s0 = 0; s0 < sums.size(); s0 += 3) {
+          std::vector<int32_t> col_add(static_cast<size_t>(nr));
+          std::vector<float> mult(static_cast<size_t>(nr));
+          for (int j = 0; j < nr; ++j) {
+            col_add[static_cast<size_t>(j)] = sums[(s0 + static_cast<size_t>(j)) % sums.size()];
+            mult[static_cast<size_t>(j)] = multipliers[(s0 + static_cast<size_t>(j) * 5) % multipliers.size()];
+          }
+          const int cols = nr - 1 - static_cast<int>(s0 % 3);  // a column tail
+          std::vector<uint8_t> y(static_cast<size_t>(mr * nr), 0xab);
+          I8TileArgs t;
+          t.k_groups = 1;
+          t.cols = weights.data();
+          t.row_count = row_count;
+          t.col_count = cols;
+          t.row_add = row_add.data();
+          t.col_add = col_add.data();
+          t.indirect = rows.data();
+          t.y = y.data();
+          t.ldy = nr;
+          t.y_multiplier = mult.data();
+          t.y_zero = y_zero;
+          kernel.indirect_u8(t);
+          for (int r = 0; r < mr; ++r)
+            for (int j = 0; j < nr; ++j) {
+              uint8_t want = 0xab;  // untouched outside the tile's rows and columns
+              if (r < row_count && j < cols) requantize_u8(&col_add[static_cast<size_t>(j)], 1, 0, &mult[static_cast<size_t>(j)], 0, y_zero, &want);
+              ASSERT_EQ(y[static_cast<size_t>(r * nr + j)], want)
+                  << kernel.name << " sum " << col_add[static_cast<size_t>(j)] << " multiplier " << mult[static_cast<size_t>(j)]
+                  << " zero " << y_zero << " rows " << row_count << " row " << r << " column " << j;
+            }
+        }
+  }
+}
+
 // The same wrap test with the 7-bit tiles' extreme products.
 TEST(I8GemmTiles, SevenBitTilesWrapLikeTheReference) {
   const int64_t m = 7, n = 33, k = 140000;

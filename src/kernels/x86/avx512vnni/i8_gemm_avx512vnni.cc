@@ -15,32 +15,33 @@ constexpr int kMr = 6, kNr = 32;
 // copies the accumulator around each _mm512_dpbusd_epi32 (two extra moves per product).
 inline void dpbusd(__m512i& acc, __m512i u, __m512i s) { __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(u), "v"(s)); }
 
-// requantize_u8's operations (kernels/portable/i8_requantize.inc: round_to) on 16 sums,
-// before the final saturation: float(v) * m clamped to +-2^22 (NaN to the low end: max
-// returns its second operand), rounded half to even by adding and subtracting 1.5 * 2^23,
-// plus the zero point, negatives to 0. The caller's unsigned-saturating narrowing store
-// (vpmovusdb) clamps the rest to 255.
+// requantize_u8's result (kernels/portable/i8_requantize.inc: round_to) for 16 sums, before
+// the final saturation: float(v) * m, at most 2^22, rounded half to even by vcvtps2dq (the
+// default rounding mode, which round_to's add and subtract of 1.5 * 2^23 also assume),
+// plus the zero point, negatives to 0; the caller's unsigned-saturating narrowing store
+// (vpmovusdb) clamps the rest to 255. Out of int32 range and NaN (min returns its second
+// operand, the NaN) convert to INT32_MIN and end at 0, where round_to's clamp to -2^22 and
+// its NaN rule also end; round_to's lower clamp is not needed.
 inline __m512i requantize_u8(__m512i v, __m512 m, __m512i zero) {
-  const __m512 magic = _mm512_set1_ps(12582912.0f);
-  __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(v), m);
-  f = _mm512_min_ps(_mm512_max_ps(f, _mm512_set1_ps(-4194304.0f)), _mm512_set1_ps(4194304.0f));
-  const __m512i q = _mm512_add_epi32(_mm512_cvttps_epi32(_mm512_sub_ps(_mm512_add_ps(f, magic), magic)), zero);
-  return _mm512_max_epi32(q, _mm512_setzero_si512());
+  const __m512 f = _mm512_min_ps(_mm512_set1_ps(4194304.0f), _mm512_mul_ps(_mm512_cvtepi32_ps(v), m));
+  return _mm512_max_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(f), zero), _mm512_setzero_si512());
 }
 
 // The sums of `taps` steps of t.k_groups depth groups each, stored with the row and column
-// terms, or requantized to uint8 when t.y is set. row_bytes(tap, r) is row r's first group of that tap (its groups 4 bytes apart for
-// the indirect rows, kMr * 4 for a packed panel: `row_step`); the column panel holds the
-// taps' groups one after the other.
-template <bool RowsU8, class RowBytes>
+// terms, or requantized to uint8 when t.y is set. row_bytes(tap, r) is row r's first group
+// of that tap (its groups 4 bytes apart for the indirect rows, kMr * 4 for a packed panel:
+// `row_step`); the column panel holds the taps' groups one after the other. Only the first
+// Rows rows are multiplied (t.row_count of them stored): a partial last panel of rows
+// costs its rows, not the whole tile's.
+template <int Rows, bool RowsU8, class RowBytes>
 __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t taps, int64_t row_step, RowBytes row_bytes) {
   // Twelve named accumulators (an array would live on the stack around the asm).
   __m512i a00 = _mm512_setzero_si512(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00,
           a31 = a00, a40 = a00, a41 = a00, a50 = a00, a51 = a00;
   const uint8_t* cols = t.cols;
   for (int64_t tap = 0; tap < taps; ++tap) {
-    const uint8_t* rows[kMr];
-    for (int r = 0; r < kMr; ++r) rows[r] = row_bytes(tap, r);
+    const uint8_t* rows[Rows];
+    for (int r = 0; r < Rows; ++r) rows[r] = row_bytes(tap, r);
     for (int64_t g = 0; g < t.k_groups; ++g, cols += kNr * 4) {
       const __m512i c0 = _mm512_loadu_si512(cols);
       const __m512i c1 = _mm512_loadu_si512(cols + 64);
@@ -57,11 +58,11 @@ __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t tap
         }
       };
       row(0, a00, a01);
-      row(1, a10, a11);
-      row(2, a20, a21);
-      row(3, a30, a31);
-      row(4, a40, a41);
-      row(5, a50, a51);
+      if constexpr (Rows > 1) row(1, a10, a11);
+      if constexpr (Rows > 2) row(2, a20, a21);
+      if constexpr (Rows > 3) row(3, a30, a31);
+      if constexpr (Rows > 4) row(4, a40, a41);
+      if constexpr (Rows > 5) row(5, a50, a51);
     }
   }
   const __m512i acc[kMr][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}, {a40, a41}, {a50, a51}};
@@ -88,9 +89,22 @@ __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t tap
   }
 }
 
+// Calls f.template operator()<R>() with R = t.row_count (1 to kMr).
+template <class F>
+void with_row_count(const I8TileArgs& t, F&& f) {
+  switch (t.row_count) {
+    case 1: return f.template operator()<1>();
+    case 2: return f.template operator()<2>();
+    case 3: return f.template operator()<3>();
+    case 4: return f.template operator()<4>();
+    case 5: return f.template operator()<5>();
+    default: return f.template operator()<kMr>();
+  }
+}
+
 template <bool RowsU8>
 void packed_rows_tile(const I8TileArgs& t) {
-  tile<RowsU8>(t, 1, kMr * 4, [&](int64_t, int r) { return t.rows + r * 4; });
+  with_row_count(t, [&]<int R>() { tile<R, RowsU8>(t, 1, kMr * 4, [&](int64_t, int r) { return t.rows + r * 4; }); });
 }
 
 }  // namespace
@@ -98,7 +112,9 @@ void packed_rows_tile(const I8TileArgs& t) {
 void i8_gemm_6x32_rows_u8__avx512vnni(const I8TileArgs& t) { packed_rows_tile<true>(t); }
 void i8_gemm_6x32_rows_s8__avx512vnni(const I8TileArgs& t) { packed_rows_tile<false>(t); }
 void i8_gemm_6x32_indirect_u8__avx512vnni(const I8TileArgs& t) {
-  tile<true>(t, t.taps, 4, [&](int64_t tap, int r) { return t.indirect[tap * kMr + r]; });
+  with_row_count(t, [&]<int R>() {
+    tile<R, true>(t, t.taps, 4, [&](int64_t tap, int r) { return t.indirect[tap * kMr + r]; });
+  });
 }
 
 }  // namespace twinrt::kernels
