@@ -41,7 +41,13 @@ __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t tap
   const uint8_t* cols = t.cols;
   for (int64_t tap = 0; tap < taps; ++tap) {
     const uint8_t* rows[Rows];
-    for (int r = 0; r < Rows; ++r) rows[r] = row_bytes(tap, r);
+    for (int r = 0; r < Rows; ++r) {
+      // Through a register: GCC otherwise copies the pointers with vector moves into a
+      // stack array and reloads them one by one (a store-forwarding stall per tap).
+      const uint8_t* p = row_bytes(tap, r);
+      __asm__("" : "+r"(p));
+      rows[r] = p;
+    }
     for (int64_t g = 0; g < t.k_groups; ++g, cols += kNr * 4) {
       const __m512i c0 = _mm512_loadu_si512(cols);
       const __m512i c1 = _mm512_loadu_si512(cols + 64);
