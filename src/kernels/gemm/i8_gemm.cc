@@ -41,6 +41,7 @@ void requantize_s8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t
 void quantize_u8__avx2(const float*, int64_t, float, int32_t, uint8_t*);
 void quantize_s8__avx2(const float*, int64_t, float, int32_t, int8_t*);
 void qdq_add_u8__avx2(const uint8_t*, const uint8_t*, int64_t, const QdqAddParams&, uint8_t*);
+void qdq_add_u8__avx512(const uint8_t*, const uint8_t*, int64_t, const QdqAddParams&, uint8_t*);
 #endif
 
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
@@ -60,7 +61,7 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa) {
   static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
                                  i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, nullptr,
                                  i8_gemm_6x32_indirect_u8__avx512vnni, nullptr, requantize_u8__avx2, requantize_s8__avx2,
-                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2, nullptr, 1, true};
+                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx512, nullptr, 1, true};
   if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
   if (isa == Isa::kAvx512 || isa == Isa::kAvx2) return avx2;
 #else

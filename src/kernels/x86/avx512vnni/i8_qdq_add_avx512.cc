@@ -1,0 +1,51 @@
+// QdqAdd's loop with 512-bit vectors (AVX-512F/BW), for the VNNI tier: 64 values a step,
+// each lane performing the AVX2 loop's float operations in its order (the separate nodes'
+// dequantize, add, Relu, divide and round), so the bytes are the same; the rest of a row
+// goes to the AVX2 loop. Compiled with -ffp-contract=off (CMakeLists.txt), like that loop.
+#include <immintrin.h>
+
+#include "kernels/gemm/i8_gemm.h"
+
+namespace twinrt::kernels {
+
+void qdq_add_u8__avx2(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y);
+
+namespace {
+
+template <bool Relu>
+int64_t qdq_add_64(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& params, uint8_t* y) {
+  const __m512i a_zero = _mm512_set1_epi32(params.a_zero), b_zero = _mm512_set1_epi32(params.b_zero);
+  const __m512i y_zero = _mm512_set1_epi32(params.y_zero);
+  const __m512 a_scale = _mm512_set1_ps(params.a_scale), b_scale = _mm512_set1_ps(params.b_scale);
+  const __m512 y_scale = _mm512_set1_ps(params.y_scale), magic = _mm512_set1_ps(12582912.0f);
+  const __m512 lo = _mm512_set1_ps(-4194304.0f), hi = _mm512_set1_ps(4194304.0f);
+  // Saturating packs to int16 and uint8 leave each 128-bit lane i as the 4-value groups i
+  // of the four vectors; this puts them back in order.
+  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  const auto dequantize = [](const uint8_t* x, __m512i zero, __m512 scale) {
+    const __m512i v = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
+    return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(v, zero)), scale);
+  };
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    __m512i q[4];
+    for (int j = 0; j < 4; ++j) {
+      __m512 f = _mm512_add_ps(dequantize(a + i + 16 * j, a_zero, a_scale), dequantize(b + i + 16 * j, b_zero, b_scale));
+      if (Relu) f = _mm512_max_ps(_mm512_setzero_ps(), f);  // x < 0 ? 0 : x, NaN and -0 kept
+      f = _mm512_min_ps(_mm512_max_ps(_mm512_div_ps(f, y_scale), lo), hi);  // NaN to the low end
+      q[j] = _mm512_add_epi32(_mm512_cvttps_epi32(_mm512_sub_ps(_mm512_add_ps(f, magic), magic)), y_zero);
+    }
+    const __m512i bytes = _mm512_packus_epi16(_mm512_packs_epi32(q[0], q[1]), _mm512_packs_epi32(q[2], q[3]));
+    _mm512_storeu_si512(y + i, _mm512_permutexvar_epi32(order, bytes));
+  }
+  return i;
+}
+
+}  // namespace
+
+void qdq_add_u8__avx512(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y) {
+  const int64_t done = p.relu ? qdq_add_64<true>(a, b, n, p, y) : qdq_add_64<false>(a, b, n, p, y);
+  qdq_add_u8__avx2(a + done, b + done, n - done, p, y + done);
+}
+
+}  // namespace twinrt::kernels
