@@ -13,7 +13,7 @@ enum class Direction { kQuantize, kDequantize };
 
 class LinearQuantKernel final : public OpKernel {
  public:
-  LinearQuantKernel(Direction dir, int64_t axis) : dir_(dir), axis_(axis) {}
+  LinearQuantKernel(Direction dir, int64_t axis, Isa isa) : dir_(dir), axis_(axis), tier_(kernels::i8_gemm_kernel(isa)) {}
 
   Status infer(InferContext& ctx) const override {
     std::optional<ir::Shape> shape;
@@ -51,12 +51,13 @@ class LinearQuantKernel final : public OpKernel {
         const T* in = x->data<T>();
         Q* out = y->data<Q>();
         if constexpr (std::is_same_v<T, float>) {
-          // Runs of elements that share one scale, through the shared quantization kernel.
+          // Runs of elements that share one scale, through the tier's quantization loop (every
+          // tier's gives the same bytes).
           const int64_t run = layout.count == 1 ? x->numel() : layout.inner;
           for (int64_t i0 = 0; i0 < x->numel(); i0 += run) {
             const size_t c = static_cast<size_t>(layout.index(i0));
-            if constexpr (std::is_same_v<Q, uint8_t>) kernels::quantize_u8(in + i0, run, scale[c], zero[c], out + i0);
-            else kernels::quantize_s8(in + i0, run, scale[c], zero[c], out + i0);
+            if constexpr (std::is_same_v<Q, uint8_t>) tier_.quantize_u8(in + i0, run, scale[c], zero[c], out + i0);
+            else tier_.quantize_s8(in + i0, run, scale[c], zero[c], out + i0);
           }
           return Status::ok();
         }
@@ -96,6 +97,7 @@ class LinearQuantKernel final : public OpKernel {
 
   Direction dir_;
   int64_t axis_;
+  const kernels::I8GemmKernel& tier_;
 };
 
 template <Direction kDir>
@@ -103,7 +105,7 @@ Result<std::unique_ptr<OpKernel>> create_linear_quant(const KernelInit& init) {
   if (init.num_inputs() < 2 || init.num_inputs() > 3 || !init.has_input(0) || !init.has_input(1))
     return init.error("takes x, scale and optional zero_point; got " + std::to_string(init.num_inputs()) + " inputs");
   ASSIGN_OR_RETURN(int64_t axis, init.attr_int("axis", 1));
-  return make_kernel<LinearQuantKernel>(kDir, axis);
+  return make_kernel<LinearQuantKernel>(kDir, axis, init.isa);
 }
 
 }  // namespace
