@@ -1,6 +1,7 @@
 // Kernel benchmarks: the float32 GEMM tiles of every tier this CPU has, exact and fma,
 // through the driver (packing, blocking) on shapes from real models, in GFLOP/s next to
-// the tier's measured peak (bench/peak.h). Run: bash scripts/bench-kernels.sh.
+// the tier's measured peak (bench/peak.h); and the 8-bit NHWC convolution (indirect tiles,
+// requantization) in G multiply-adds per second. Run: bash scripts/bench-kernels.sh.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -10,6 +11,7 @@
 #include "kernels/cpu/isa.h"
 #include "kernels/gemm/f32_gemm.h"
 #include "ops/nn/f32_gemm_driver.h"
+#include "ops/quant/conv_nhwc.h"
 #include "peak.h"
 
 namespace twinrt::bench {
@@ -71,6 +73,35 @@ void gemm(benchmark::State& state, Isa isa, bool fma, bool weights_are_b) {
   state.SetLabel(kernel.name);
 }
 
+// A uint8 NHWC convolution, size x size pixels (padding kernel / 2, stride 1) of `c` channels
+// to `m`, per-channel int8 weights, requantized to uint8: what QLinearConvNhwc runs.
+void i8_conv_nhwc(benchmark::State& state, Isa isa) {
+  const int64_t size = state.range(0), c = state.range(1), m = state.range(2), kernel = state.range(3);
+  std::mt19937 gen(3);
+  auto w = Tensor::create(DataType::kInt8, {m, c, kernel, kernel});
+  if (!w.is_ok()) return state.SkipWithError("weights");
+  for (int64_t i = 0; i < w->numel(); ++i) w->data<int8_t>()[i] = static_cast<int8_t>(static_cast<int>(gen() % 255) - 127);
+  const auto weights = quant::pack_nhwc_conv_weights(isa, *w);
+  if (!weights) return state.SkipWithError("no NHWC packing");
+  const std::vector<int32_t> col_add = quant::fold_nhwc_bias(*weights, std::vector<int32_t>(static_cast<size_t>(m), 100), 128);
+  const std::vector<float> multiplier(static_cast<size_t>(m), 1.0f / 4096);
+  std::vector<uint8_t> x(static_cast<size_t>(size * size * c)), y(static_cast<size_t>(size * size * m));
+  for (uint8_t& v : x) v = static_cast<uint8_t>(gen());
+  quant::NhwcConvShape s;
+  s.in_h = s.in_w = s.out_h = s.out_w = size;
+  s.channels = c;
+  s.kernel_h = s.kernel_w = kernel;
+  s.pad_top = s.pad_left = kernel / 2;
+  ThreadPool pool(1);
+  for (auto _ : state) {
+    quant::conv_nhwc_u8(pool, s, *weights, x.data(), 128, col_add.data(), multiplier.data(), 3, y.data());
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.counters["GMAC/s"] =
+      benchmark::Counter(double(size * size) * m * c * kernel * kernel * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+  state.SetLabel(weights->kernel->name);
+}
+
 void register_all() {
   struct Tier {
     Isa isa;
@@ -102,6 +133,15 @@ void register_all() {
       matmul->Args({128, 768, 3072});  // BERT-base feed-forward down
       matmul->Args({1, 1000, 1280});   // MobileNetV2 classifier, batch 1
     }
+    auto* conv8 = benchmark::RegisterBenchmark(("i8_conv_nhwc/" + name).c_str(), i8_conv_nhwc, tier.isa);
+    conv8->ArgNames({"size", "c", "m", "kernel"});
+    conv8->Args({56, 64, 256, 1});   // ResNet-50 layer1 1x1 expansion
+    conv8->Args({56, 256, 64, 1});   // ResNet-50 layer1 1x1 reduction
+    conv8->Args({56, 64, 64, 3});    // ResNet-50 layer1 3x3
+    conv8->Args({28, 128, 128, 3});  // ResNet-50 layer2 3x3
+    conv8->Args({14, 1024, 256, 1}); // ResNet-50 layer3 1x1 reduction
+    conv8->Args({7, 512, 512, 3});   // ResNet-50 layer4 3x3
+    conv8->Args({7, 512, 2048, 1});  // ResNet-50 layer4 1x1 expansion
   }
 }
 
