@@ -38,9 +38,15 @@ namespace {
 void fill_indirection(const NhwcConvShape& s, const uint8_t* x, int64_t pixel_bytes, const uint8_t* pad, int64_t p0,
                       int mr, const uint8_t** ind) {
   const int64_t pixels = s.batch * s.out_h * s.out_w;
-  for (int r = 0; r < mr; ++r) {
+  // The output pixel's coordinates, stepped along (divisions per pixel were a tenth of a
+  // 1x1 convolution's time).
+  int64_t n = p0 / (s.out_h * s.out_w), oh = p0 / s.out_w % s.out_h, ow = p0 % s.out_w;
+  for (int r = 0; r < mr; ++r, ++ow) {
+    if (ow == s.out_w) {
+      ow = 0;
+      if (++oh == s.out_h) oh = 0, ++n;
+    }
     const int64_t p = p0 + r;
-    const int64_t n = p / (s.out_h * s.out_w), oh = p / s.out_w % s.out_h, ow = p % s.out_w;
     for (int64_t kh = 0; kh < s.kernel_h; ++kh)
       for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
         const int64_t ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h;

@@ -71,28 +71,33 @@ __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t tap
       if constexpr (Rows > 5) row(5, a50, a51);
     }
   }
-  const __m512i acc[kMr][2] = {{a00, a01}, {a10, a11}, {a20, a21}, {a30, a31}, {a40, a41}, {a50, a51}};
   const int lo = t.col_count < 16 ? t.col_count : 16, hi = t.col_count - lo;
   const __mmask16 lo_mask = static_cast<__mmask16>((1u << lo) - 1), hi_mask = static_cast<__mmask16>((1u << hi) - 1);
   const __m512i col0 = _mm512_loadu_si512(t.col_add), col1 = _mm512_loadu_si512(t.col_add + 16);
-  if (t.y) {
-    const __m512 m0 = _mm512_maskz_loadu_ps(lo_mask, t.y_multiplier), m1 = _mm512_maskz_loadu_ps(hi_mask, t.y_multiplier + 16);
-    const __m512i zero = _mm512_set1_epi32(t.y_zero);
-    for (int r = 0; r < t.row_count; ++r) {
-      const __m512i row = _mm512_set1_epi32(t.row_add[r]);
-      uint8_t* y = t.y + r * t.ldy;
-      _mm512_mask_cvtusepi32_storeu_epi8(y, lo_mask, requantize_u8(_mm512_add_epi32(acc[r][0], _mm512_add_epi32(row, col0)), m0, zero));
-      if (hi > 0)
-        _mm512_mask_cvtusepi32_storeu_epi8(y + 16, hi_mask, requantize_u8(_mm512_add_epi32(acc[r][1], _mm512_add_epi32(row, col1)), m1, zero));
-    }
-    return;
-  }
-  for (int r = 0; r < t.row_count; ++r) {
+  // Row by row with the named accumulators (an array indexed at run time would go through
+  // the stack).
+  const auto store = [&](int r, __m512i x0, __m512i x1) {
     const __m512i row = _mm512_set1_epi32(t.row_add[r]);
-    _mm512_mask_storeu_epi32(t.c + r * t.ldc, lo_mask, _mm512_add_epi32(acc[r][0], _mm512_add_epi32(row, col0)));
-    if (hi > 0)
-      _mm512_mask_storeu_epi32(t.c + r * t.ldc + 16, hi_mask, _mm512_add_epi32(acc[r][1], _mm512_add_epi32(row, col1)));
-  }
+    x0 = _mm512_add_epi32(x0, _mm512_add_epi32(row, col0));
+    x1 = _mm512_add_epi32(x1, _mm512_add_epi32(row, col1));
+    if (t.y) {
+      const __m512i zero = _mm512_set1_epi32(t.y_zero);
+      uint8_t* y = t.y + r * t.ldy;
+      _mm512_mask_cvtusepi32_storeu_epi8(y, lo_mask, requantize_u8(x0, _mm512_maskz_loadu_ps(lo_mask, t.y_multiplier), zero));
+      if (hi > 0)
+        _mm512_mask_cvtusepi32_storeu_epi8(y + 16, hi_mask,
+                                           requantize_u8(x1, _mm512_maskz_loadu_ps(hi_mask, t.y_multiplier + 16), zero));
+    } else {
+      _mm512_mask_storeu_epi32(t.c + r * t.ldc, lo_mask, x0);
+      if (hi > 0) _mm512_mask_storeu_epi32(t.c + r * t.ldc + 16, hi_mask, x1);
+    }
+  };
+  store(0, a00, a01);
+  if constexpr (Rows > 1) store(1, a10, a11);
+  if constexpr (Rows > 2) store(2, a20, a21);
+  if constexpr (Rows > 3) store(3, a30, a31);
+  if constexpr (Rows > 4) store(4, a40, a41);
+  if constexpr (Rows > 5) store(5, a50, a51);
 }
 
 // Calls f.template operator()<R>() with R = t.row_count (1 to kMr).
