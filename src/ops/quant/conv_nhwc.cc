@@ -94,6 +94,14 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
     thread_local std::vector<const uint8_t*> ind;
     thread_local std::vector<int32_t> acc;
     int64_t filled = -1;  // the chunk whose pointers `ind` holds (items run chunk by chunk)
+    // One argument block for all tiles, its per-tile fields set in the loop (constructing
+    // it per tile zero-filled it with `rep stos` every time).
+    kernels::I8TileArgs t;
+    t.k_groups = groups;
+    t.row_add = row_add.data();
+    t.taps = taps;
+    t.ldy = m;
+    t.y_zero = y_zero;
     for (int64_t item = begin; item < end; ++item) {
       const int64_t chunk = item / col_blocks, cp0 = item % col_blocks * block_panels;
       const int64_t rp0 = chunk * kChunkPanels, rp_count = std::min(kChunkPanels, row_panels - rp0);
@@ -104,32 +112,24 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
       }
       acc.resize(std::max(acc.size(), static_cast<size_t>(mr * block_panels * nr)));
       const int64_t c0 = cp0 * nr, c_count = std::min(block_panels * nr, m - c0);
+      t.ldc = c_count;
       for (int64_t i = 0; i < rp_count; ++i) {
         const int64_t p0 = (rp0 + i) * mr;
-        const int rows = static_cast<int>(std::min<int64_t>(mr, pixels - p0));
+        t.row_count = static_cast<int>(std::min<int64_t>(mr, pixels - p0));
+        t.indirect = ind.data() + i * taps * mr;
         for (int64_t j = 0; cp0 + j < col_panels && j < block_panels; ++j) {
-          const int cols = static_cast<int>(std::min<int64_t>(nr, m - (cp0 + j) * nr));
-          kernels::I8TileArgs t;
-          t.k_groups = groups;
           t.cols = wp.panel(cp0 + j);
           t.c = acc.data() + j * nr;
-          t.ldc = c_count;
-          t.row_count = rows;
-          t.col_count = cols;
-          t.row_add = row_add.data();
+          t.col_count = static_cast<int>(std::min<int64_t>(nr, m - (cp0 + j) * nr));
           t.col_add = col_add + (cp0 + j) * nr;
-          t.indirect = ind.data() + i * taps * mr;
-          t.taps = taps;
           if (tile_requantizes) {
             t.y = y + p0 * m + (cp0 + j) * nr;
-            t.ldy = m;
             t.y_multiplier = multiplier + (cp0 + j) * nr;
-            t.y_zero = y_zero;
           }
           tile(t);
         }
         if (tile_requantizes) continue;
-        for (int r = 0; r < rows; ++r)
+        for (int r = 0; r < t.row_count; ++r)
           kernel.requantize_u8(acc.data() + r * c_count, c_count, 0, multiplier + c0, 1, y_zero, y + (p0 + r) * m + c0);
       }
     }
