@@ -140,6 +140,7 @@ void register_all() {
     conv8->Args({56, 64, 64, 3});    // ResNet-50 layer1 3x3
     conv8->Args({28, 128, 128, 3});  // ResNet-50 layer2 3x3
     conv8->Args({14, 1024, 256, 1}); // ResNet-50 layer3 1x1 reduction
+    conv8->Args({14, 256, 256, 3});  // ResNet-50 layer3 3x3
     conv8->Args({7, 512, 512, 3});   // ResNet-50 layer4 3x3
     conv8->Args({7, 512, 2048, 1});  // ResNet-50 layer4 1x1 expansion
   }
