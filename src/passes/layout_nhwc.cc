@@ -5,6 +5,7 @@
 // convolutions and residual adds (ResNet's stages) runs without im2col and without packing
 // its activations. Bit-preserving: the NHWC convolution computes the same exact int32
 // sums and requantizes them the same way; transposes move bytes.
+#include <algorithm>
 #include <map>
 
 #include "ir/attributes.h"
@@ -32,9 +33,11 @@ class NhwcLayout {
         ++converted;
       } else if (is_op(n, "QdqAdd", ir::kInternalDomain) && nhwc_.count(n.inputs[0]) && nhwc_.count(n.inputs[3]) &&
                  n.inputs[0] != n.inputs[3]) {
-        n.inputs[0] = nhwc_[n.inputs[0]];
-        n.inputs[3] = nhwc_[n.inputs[3]];
+        const std::string a = n.inputs[0], b = n.inputs[3];
+        n.inputs[0] = nhwc_[a];
+        n.inputs[3] = nhwc_[b];
         rename_output(n);
+        if (absorb_residual(n, a, 0, out) || absorb_residual(n, b, 3, out)) continue;
       } else {
         for (const std::string& in : n.inputs) back_to_nchw(in, out);
         for (const ir::Attribute& a : n.attributes)
@@ -74,6 +77,31 @@ class NhwcLayout {
     for (int64_t i = 0; i < wz->numel(); ++i)
       if (wz->data<int8_t>()[i] != 0) return false;
     return scalar_zero(n.inputs[2], DataType::kUInt8) && scalar_zero(n.inputs[7], DataType::kUInt8);
+  }
+
+  // A QdqAdd whose operand `k` (0 or 3; NCHW name `value`) is the result of a
+  // QLinearConvNhwc that nothing else reads becomes part of that convolution
+  // (ops/quant/qlinear_conv_nhwc.cc: inputs 9-15, the add done on each output block in
+  // cache). The node moves to the add's place, after the other operand's producer. The
+  // other operand is the conv's `b`: Add is commutative in floats, so the bytes are the same.
+  bool absorb_residual(const ir::Node& add, const std::string& value, size_t k, std::vector<ir::Node>& out) const {
+    if (!uses_.only_read_once(value) || uses_.pinned.count(value) || add.inputs.size() != 8) return false;
+    auto conv = std::find_if(out.begin(), out.end(), [&](const ir::Node& c) {
+      return !c.outputs.empty() && c.outputs[0] == add.inputs[k] && is_op(c, "QLinearConvNhwc", ir::kInternalDomain);
+    });
+    if (conv == out.end() || conv->inputs.size() > 9) return false;
+    ir::Node fused = std::move(*conv);
+    out.erase(conv);
+    const size_t other = 3 - k;
+    fused.inputs.resize(9);  // an absent bias stays ""
+    for (size_t i : {k + 1, k + 2, other, other + 1, other + 2, size_t{6}, size_t{7}}) fused.inputs.push_back(add.inputs[i]);
+    const ir::Attribute* relu = add.attr("relu");
+    fused.attributes.push_back(ir::int_attribute("residual_relu", relu ? relu->i : 0));
+    fused.outputs = add.outputs;
+    fused.fused_from.push_back(add.name);
+    fused.fused_from.insert(fused.fused_from.end(), add.fused_from.begin(), add.fused_from.end());
+    out.push_back(std::move(fused));
+    return true;
   }
 
   static ir::Node transpose(const std::string& from, const std::string& to, std::vector<int64_t> perm) {

@@ -115,10 +115,11 @@ TEST(ConvNhwc, RefusesWeightsItCannotPack) {
 }
 
 // x -> QLinearConv 3x3 (8 -> 12) -> a -> QLinearConv 1x1 (12 -> 12) -> b; the QDQ residual add
-// of a and b (QdqAdd after fuse_qdq_add) -> y;
+// of a and b (QdqAdd after fuse_qdq_add; b first when b_first) -> y;
 // a is a graph output too, y is read by a DequantizeLinear; `odd` adds a conv the pass
-// leaves alone (uint8 weights).
-ir::Model conv_model(bool odd) {
+// leaves alone (uint8 weights). The add becomes part of b's convolution (b is read by the
+// add alone).
+ir::Model conv_model(bool odd, bool b_first = false) {
   std::mt19937 rng(5);
   const auto weights = [&](int64_t m, int64_t c, int64_t k) {
     std::vector<int8_t> v(static_cast<size_t>(m * c * k * k));
@@ -133,7 +134,7 @@ ir::Model conv_model(bool odd) {
                                  conv("a", "w2", "b", 1),
                                  node("DequantizeLinear", {"a", "s_out", "z_u8"}, {"af"}),
                                  node("DequantizeLinear", {"b", "s_out", "z_u8"}, {"bf"}),
-                                 node("Add", {"af", "bf"}, {"sum"}),
+                                 node("Add", b_first ? std::vector<std::string>{"bf", "af"} : std::vector<std::string>{"af", "bf"}, {"sum"}),
                                  node("Relu", {"sum"}, {"pre"}),
                                  node("QuantizeLinear", {"pre", "s_out", "z_u8"}, {"y"}),  // fuse_qdq_add: QdqAdd
                                  node("DequantizeLinear", {"y", "s_out", "z_u8"}, {"yf"})};
@@ -160,8 +161,14 @@ TEST(LayoutNhwc, ConvertsTheRegionAndTransposesAtItsEdges) {
   passes::optimize(m, OptimizationLevel::kBasic, Mode::kDefault);
   std::vector<std::string> ops;
   for (const ir::Node& n : m.graph->nodes) ops.push_back(n.op_type);
-  EXPECT_EQ(ops, (std::vector<std::string>{"Transpose", "QLinearConvNhwc", "QLinearConvNhwc", "QdqAdd", "Transpose",
+  EXPECT_EQ(ops, (std::vector<std::string>{"Transpose", "QLinearConvNhwc", "QLinearConvNhwc", "Transpose",
                                            "DequantizeLinear", "QLinearConv", "Transpose"}));
+  // The second convolution absorbed the residual add and names its nodes.
+  const ir::Node& conv = m.graph->nodes[2];
+  EXPECT_EQ(conv.inputs.size(), 16u);
+  EXPECT_EQ(conv.outputs[0], "y__nhwc");
+  for (const char* name : {"n1", "n4", "n5", "n6"})
+    EXPECT_NE(std::find(conv.fused_from.begin(), conv.fused_from.end(), name), conv.fused_from.end()) << name;
 }
 
 TEST(LayoutNhwc, SameBytesAsTheNchwGraph) {
@@ -169,29 +176,31 @@ TEST(LayoutNhwc, SameBytesAsTheNchwGraph) {
   std::vector<uint8_t> xv(2 * 8 * 9 * 7);
   for (uint8_t& v : xv) v = static_cast<uint8_t>(rng());
   const Tensor x = make<uint8_t>({2, 8, 9, 7}, xv);
-  const auto run = [&](OptimizationLevel level, Isa isa, int threads) {
+  const auto run = [&](OptimizationLevel level, Isa isa, int threads, bool b_first) {
     SessionOptions options;
     options.optimization = level;
     options.isa = isa;
     options.threads = threads;
-    auto session = SessionImpl::create(conv_model(true), options);
+    auto session = SessionImpl::create(conv_model(true, b_first), options);
     EXPECT_TRUE(session.is_ok()) << session.status().message();
     auto out = (*session)->run({{"x", Value::of(x)}});
     EXPECT_TRUE(out.is_ok()) << out.status().message();
     return *out;
   };
-  const auto plain = run(OptimizationLevel::kNone, Isa::kScalar, 1);
+  for (bool b_first : {false, true}) {
+  const auto plain = run(OptimizationLevel::kNone, Isa::kScalar, 1, b_first);
   for (Isa isa : kernels::supported_isas())
     for (int threads : {1, 2}) {
-      const auto nhwc = run(OptimizationLevel::kBasic, isa, threads);
+      const auto nhwc = run(OptimizationLevel::kBasic, isa, threads, b_first);
       for (const char* name : {"yf", "a", "c"}) {
         const Tensor& want = plain.at(name).tensor;
         const Tensor& got = nhwc.at(name).tensor;
         ASSERT_EQ(got.shape(), want.shape()) << name;
         EXPECT_EQ(std::memcmp(got.raw(), want.raw(), static_cast<size_t>(want.nbytes())), 0)
-            << name << " " << isa_name(isa) << " threads " << threads;
+            << name << " " << isa_name(isa) << " threads " << threads << " b first " << b_first;
       }
     }
+  }
 }
 
 }  // namespace

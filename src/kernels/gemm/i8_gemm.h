@@ -161,6 +161,8 @@ void requantize_s8(const int32_t* acc, int64_t n, int32_t bias, const float* mul
 //   y[i] = saturate(round_half_to_even(x[i] / scale) + zero_point)   (one float division)
 void quantize_u8(const float* x, int64_t n, float scale, int32_t zero_point, uint8_t* out);
 void quantize_s8(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* out);
+// QdqAdd's step (QdqAddParams above), portable; tiers may have their own (qdq_add_u8).
+void qdq_add_u8(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y);
 // lo = min(+0, x[i]...), hi = max(+0, x[i]...), NaN elements skipped: DynamicQuantizeLinear's range.
 void f32_range_with_zero(const float* x, int64_t n, float& lo, float& hi);
 

@@ -30,6 +30,8 @@ void quantize_s8(const float* x, int64_t n, float scale, int32_t zero_point, int
   quantize(x, n, scale, zero_point, out);
 }
 
+void qdq_add_u8(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y) { qdq_add(a, b, n, p, y); }
+
 void f32_range_with_zero(const float* x, int64_t n, float& lo, float& hi) {
   // Eight running lanes (vector min/max), combined at the end: the minimum and maximum of
   // a set do not depend on the order they are taken in. A NaN compares false and changes

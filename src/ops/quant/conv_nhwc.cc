@@ -60,7 +60,8 @@ void fill_indirection(const NhwcConvShape& s, const uint8_t* x, int64_t pixel_by
 }  // namespace
 
 void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeights& w, const uint8_t* x, uint8_t x_zero,
-                  const int32_t* col_add, const float* multiplier, int32_t y_zero, uint8_t* y) {
+                  const int32_t* col_add, const float* multiplier, int32_t y_zero, uint8_t* y,
+                  const NhwcResidual* residual) {
   const kernels::I8GemmKernel& kernel = *w.kernel;
   const kernels::I8Panels& wp = w.panels;
   const int mr = kernel.mr, nr = kernel.nr;
@@ -71,6 +72,7 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
   const bool use_7bit = wp.signed_7bit && kernel.indirect_u8_7bit;
   const kernels::I8TileFn tile = use_7bit ? kernel.indirect_u8_7bit : kernel.indirect_u8;
   const bool tile_requantizes = !use_7bit && kernel.indirect_requantizes_u8;
+  const auto add_residual = kernel.qdq_add_u8 ? kernel.qdq_add_u8 : kernels::qdq_add_u8;
   // Column blocks whose weight panels stay in L2 while every row panel of a chunk passes;
   // narrower ones when there are too few chunks to feed the pool (the 7x7 images of the
   // last stage are one chunk). The split changes no result: each output is one tile's sum.
@@ -128,9 +130,12 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
           }
           tile(t);
         }
-        if (tile_requantizes) continue;
-        for (int r = 0; r < t.row_count; ++r)
+        for (int r = 0; r < t.row_count && !tile_requantizes; ++r)
           kernel.requantize_u8(acc.data() + r * c_count, c_count, 0, multiplier + c0, 1, y_zero, y + (p0 + r) * m + c0);
+        for (int r = 0; r < t.row_count && residual; ++r) {  // in place: each element is read before it is written
+          uint8_t* row = y + (p0 + r) * m + c0;
+          add_residual(row, residual->x + (p0 + r) * m + c0, c_count, residual->params, row);
+        }
       }
     }
   });

@@ -34,11 +34,22 @@ struct NhwcConvWeights {
 // otherwise.
 std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w);
 
+// A residual add after the convolution: y = QdqAdd(conv, x) with `params` (a: the
+// convolution's uint8 result, b: x, the same NHWC shape), done on each block of output rows
+// while it is in cache. The float operations are QdqAdd's, so the bytes are those of the
+// separate nodes.
+struct NhwcResidual {
+  const uint8_t* x = nullptr;
+  kernels::QdqAddParams params;
+};
+
 // y[n, oh, ow, m] = requantize_u8(sum over taps and c of (x - x_zero) * w, col_add[m],
 // multiplier[m], y_zero), where col_add[m] = bias[m] - x_zero * (the sum of channel m's
-// weights), wrapping in int32 (fold_nhwc_bias). Weights' zero points are 0.
+// weights), wrapping in int32 (fold_nhwc_bias). Weights' zero points are 0. With a
+// residual, y is then QdqAdd(y, residual->x).
 void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeights& w, const uint8_t* x, uint8_t x_zero,
-                  const int32_t* col_add, const float* multiplier, int32_t y_zero, uint8_t* y);
+                  const int32_t* col_add, const float* multiplier, int32_t y_zero, uint8_t* y,
+                  const NhwcResidual* residual = nullptr);
 
 // bias[m] - x_zero * sum of channel m's weights, in wrapping int32: the tile's column term.
 std::vector<int32_t> fold_nhwc_bias(const NhwcConvWeights& w, const std::vector<int32_t>& bias, uint8_t x_zero);

@@ -2,6 +2,9 @@
 // [N, OH, OW, M]; W stays [M, C, kh, kw]), made by passes/layout_nhwc.cc for 2-D convs of
 // uint8 activations, constant int8 weights with zero points 0, C a multiple of 4, group 1
 // and a uint8 output. Inputs and attributes are QLinearConv's; runs ops/quant/conv_nhwc.h.
+// With a residual add absorbed (a QdqAdd that alone read the result), inputs 9-15 are the
+// QdqAdd's other inputs: a_scale, a_zero (for the convolution's result), b, b_scale, b_zero,
+// y_scale, y_zero, and attribute residual_relu; the output is the QdqAdd's.
 #include <algorithm>
 
 #include "ops/nn/conv_tiles.h"
@@ -25,7 +28,8 @@ std::vector<V> nchw_to_nhwc(const std::vector<V>& s) {
 
 class QLinearConvNhwcKernel final : public OpKernel {
  public:
-  QLinearConvNhwcKernel(nn::WindowAttrs attrs, quant::NhwcConvWeights w) : attrs_(std::move(attrs)), w_(std::move(w)) {}
+  QLinearConvNhwcKernel(nn::WindowAttrs attrs, quant::NhwcConvWeights w, bool residual_relu)
+      : attrs_(std::move(attrs)), w_(std::move(w)), residual_relu_(residual_relu) {}
 
   Status infer(InferContext& ctx) const override {
     const ir::Shape* x = ctx.shape(0);
@@ -65,25 +69,58 @@ class QLinearConvNhwcKernel final : public OpKernel {
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, DataType::kUInt8, {s.batch, s.out_h, s.out_w, plan.out_channels}));
     const uint8_t x_zero = static_cast<uint8_t>(xz[0]);
     const std::vector<int32_t> col_add = quant::fold_nhwc_bias(w_, rq.bias, x_zero);
+    quant::NhwcResidual residual;
+    if (ctx.has_input(kResidual)) {
+      ASSIGN_OR_RETURN(residual, read_residual(ctx, y->shape()));
+    }
     quant::conv_nhwc_u8(ctx.pool(), s, w_, x->data<uint8_t>(), x_zero, col_add.data(), rq.multiplier.data(), rq.y_zero,
-                        y->data<uint8_t>());
+                        y->data<uint8_t>(), ctx.has_input(kResidual) ? &residual : nullptr);
     return Status::ok();
   }
 
+  static constexpr size_t kResidual = 11;  // b of the absorbed QdqAdd
+
  private:
+  // The absorbed QdqAdd's b (uint8, the output's shape) and its three uint8 scale/zero pairs.
+  Result<quant::NhwcResidual> read_residual(RunContext& ctx, const std::vector<int64_t>& shape) const {
+    ASSIGN_OR_RETURN(const Tensor* b, ctx.tensor_input(kResidual));
+    if (b->dtype() != DataType::kUInt8 || b->shape() != shape)
+      return invalid_argument("the residual must be uint8 of the output's shape " + shape_to_string(shape) + ", got " +
+                              dtype_name(b->dtype()) + shape_to_string(b->shape()));
+    float scales[3];
+    int32_t zeros[3];
+    for (int i = 0; i < 3; ++i) {  // inputs 9-10 (a), 12-13 (b), 14-15 (y)
+      const size_t at = i == 0 ? 9 : 10 + 2 * static_cast<size_t>(i);
+      ASSIGN_OR_RETURN(const Tensor* scale, ctx.tensor_input(at));
+      ASSIGN_OR_RETURN(const Tensor* zero, ctx.tensor_input(at + 1));
+      if (scale->numel() != 1 || zero->numel() != 1 || zero->dtype() != DataType::kUInt8)
+        return invalid_argument("inputs " + std::to_string(at) + " and " + std::to_string(at + 1) +
+                                " must be a scalar scale and a uint8 zero point");
+      ASSIGN_OR_RETURN(std::vector<float> s, quant::read_scales(*scale, "scale"));
+      ASSIGN_OR_RETURN(std::vector<int32_t> z, quant::read_zero_points(*zero, "zero_point"));
+      scales[i] = s[0];
+      zeros[i] = z[0];
+    }
+    return quant::NhwcResidual{b->data<uint8_t>(), {scales[0], scales[1], scales[2], zeros[0], zeros[1], zeros[2], residual_relu_}};
+  }
+
+
   nn::WindowAttrs attrs_;
   quant::NhwcConvWeights w_;
+  bool residual_relu_;
 };
 
 Result<std::unique_ptr<OpKernel>> create_qlinear_conv_nhwc(const KernelInit& init) {
-  if (init.num_inputs() < 8 || init.num_inputs() > 9) return init.error("takes 8 or 9 inputs");
+  if (init.num_inputs() != 8 && init.num_inputs() != 9 && init.num_inputs() != 16)
+    return init.error("takes 8 or 9 inputs, or 16 with a residual add");
+  ASSIGN_OR_RETURN(int64_t residual_relu, init.attr_int("residual_relu", 0));
   ASSIGN_OR_RETURN(nn::WindowAttrs attrs, nn::parse_window_attrs(init, false));
   ASSIGN_OR_RETURN(int64_t group, init.attr_int("group", 1));
   if (group != 1) return init.error("needs group 1");
   const Tensor* w = init.constant_inputs.size() > 3 ? init.constant_inputs[3] : nullptr;
   std::optional<quant::NhwcConvWeights> packed = w ? quant::pack_nhwc_conv_weights(init.isa, *w) : std::nullopt;
   if (!packed) return init.error("needs constant int8 weights [M, C, kh, kw] with C a multiple of 4");
-  return make_kernel<QLinearConvNhwcKernel>(std::move(attrs), std::move(*packed));
+  return make_kernel<QLinearConvNhwcKernel>(std::move(attrs), std::move(*packed), residual_relu != 0);
 }
 
 }  // namespace

@@ -109,12 +109,7 @@ void qdq_add_u8(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParam
     for (int j = 0; j < 4; ++j) v[j] = round_lanes(_mm256_div_ps(qdq_sum8<Relu>(a + i + 8 * j, b + i + 8 * j, p), p.y_scale));
     store32(v, y_zero, y + i);
   }
-  for (; i < n; ++i) {
-    float f = static_cast<float>(int32_t{a[i]} - params.a_zero) * params.a_scale +
-              static_cast<float>(int32_t{b[i]} - params.b_zero) * params.b_scale;
-    if (Relu) f = f < 0.0f ? 0.0f : f;
-    y[i] = round_to<uint8_t>(f / params.y_scale, y_zero);
-  }
+  qdq_add(a + i, b + i, n - i, params, y + i);
 }
 
 }  // namespace
