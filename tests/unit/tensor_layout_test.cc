@@ -78,6 +78,28 @@ TEST(TensorTranspose, LargeTiledMatchesIndexFormula) {
       for (int j = 0; j < 37; ++j) ASSERT_EQ(y[n++], i * 10000 + j * 100 + k);
 }
 
+// 1-byte elements (16 x 16 vector tiles) and 2-byte ones (the element loop), with full
+// tiles and edges: [2, 35, 50] -> [2, 50, 35], the NCHW -> NHWC move of a uint8 image.
+TEST(TensorTranspose, SmallElementsMatchIndexFormula) {
+  std::vector<uint8_t> x8;
+  std::vector<uint16_t> x16;
+  for (int i = 0; i < 2 * 35 * 50; ++i) x8.push_back(static_cast<uint8_t>(i * 7 + i / 256)), x16.push_back(static_cast<uint16_t>(i));
+  auto out8 = TensorOpTest("Transpose", 13).attr("perm", std::vector<int64_t>{0, 2, 1}).input<uint8_t>({2, 35, 50}, x8).run();
+  auto out16 = TensorOpTest("Transpose", 13).attr("perm", std::vector<int64_t>{0, 2, 1}).input<uint16_t>({2, 35, 50}, x16).run();
+  ASSERT_TRUE(out8.is_ok()) << out8.status().message();
+  ASSERT_TRUE(out16.is_ok()) << out16.status().message();
+  const auto y8 = values<uint8_t>(out8->at(0));
+  const auto y16 = values<uint16_t>(out16->at(0));
+  size_t n = 0;
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 50; ++k)
+      for (int j = 0; j < 35; ++j, ++n) {
+        const size_t at = static_cast<size_t>((i * 35 + j) * 50 + k);
+        ASSERT_EQ(y8[n], x8[at]) << i << " " << j << " " << k;
+        ASSERT_EQ(y16[n], x16[at]) << i << " " << j << " " << k;
+      }
+}
+
 TEST(TensorTranspose, StringsAndBadPerm) {
   auto out = TensorOpTest("Transpose", 13)
                  .input<std::string>({2, 2}, {"a", "b", "c", "d"}).run();

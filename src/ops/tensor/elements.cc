@@ -1,9 +1,57 @@
 #include "ops/tensor/elements.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 namespace twinrt::tensor_ops {
 namespace {
+
+// 16-byte vectors of 1- and 4-byte elements (SSE2 natively, SIMD128 in WebAssembly; plain
+// loops where neither exists) and their interleaves of the first and of the second halves.
+using U8x16 = uint8_t __attribute__((vector_size(16)));
+using U32x4 = uint32_t __attribute__((vector_size(16)));
+inline U8x16 interleave_lo(U8x16 a, U8x16 b) {
+  return __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+}
+inline U8x16 interleave_hi(U8x16 a, U8x16 b) {
+  return __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+}
+inline U32x4 interleave_lo(U32x4 a, U32x4 b) { return __builtin_shufflevector(a, b, 0, 4, 1, 5); }
+inline U32x4 interleave_hi(U32x4 a, U32x4 b) { return __builtin_shufflevector(a, b, 2, 6, 3, 7); }
+
+// dst[i * dst_stride + j] = src[j * src_stride + i] for an L x L block, L the vector's
+// element count: log2(L) rounds of interleaving row i with row i + L / 2 transpose it.
+template <class V, class E>
+void transpose_block(const E* src, int64_t src_stride, E* dst, int64_t dst_stride) {
+  constexpr int L = sizeof(V) / sizeof(E);
+  V v[L];
+  for (int j = 0; j < L; ++j) std::memcpy(&v[j], src + j * src_stride, sizeof(V));
+  for (int round = 1; round < L; round *= 2) {
+    V w[L];
+    for (int i = 0; i < L / 2; ++i) {
+      w[2 * i] = interleave_lo(v[i], v[i + L / 2]);
+      w[2 * i + 1] = interleave_hi(v[i], v[i + L / 2]);
+    }
+    std::copy(w, w + L, v);
+  }
+  for (int i = 0; i < L; ++i) std::memcpy(dst + i * dst_stride, &v[i], sizeof(V));
+}
+
+// A full 16 x 16 tile (dst[i][j] = src[j][i]) in vector blocks where the element size has
+// them; false otherwise.
+template <class E>
+bool transpose_tile16(const E* src, int64_t src_stride, E* dst, int64_t dst_stride) {
+  if constexpr (std::is_same_v<E, uint8_t>) {
+    transpose_block<U8x16>(src, src_stride, dst, dst_stride);
+    return true;
+  } else if constexpr (std::is_same_v<E, uint32_t>) {
+    for (int i = 0; i < 16; i += 4)
+      for (int j = 0; j < 16; j += 4) transpose_block<U32x4>(src + j * src_stride + i, src_stride, dst + i * dst_stride + j, dst_stride);
+    return true;
+  }
+  return false;
+}
 
 // A transpose-like copy whose source-contiguous dim k is not the innermost output dim:
 // copies in square tiles of (k, last) so both sides stay in cache.
@@ -31,6 +79,9 @@ void copy_tiled(E* dst, const E* src, const std::vector<int64_t>& shape, const s
     for (int64_t r0 = 0; r0 < rows; r0 += kTile)
       for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
         const int64_t r1 = std::min(rows, r0 + kTile), c1 = std::min(cols, c0 + kTile);
+        if (r1 - r0 == kTile && c1 - c0 == kTile &&
+            transpose_tile16(src + src_off + c0 * col_stride + r0, col_stride, dst + dst_off + r0 * row_step + c0, row_step))
+          continue;
         for (int64_t r = r0; r < r1; ++r) {
           E* d = dst + dst_off + r * row_step;
           const E* s = src + src_off + r;
