@@ -7,8 +7,8 @@
 #include <cmath>
 #include <random>
 
-#include "control_model_builder.h"
 #include "passes/passes.h"
+#include "passes_test_util.h"
 
 namespace twinrt {
 namespace {
@@ -21,11 +21,6 @@ std::vector<float> random_floats(size_t n, uint32_t seed, float lo, float hi) {
   std::vector<float> v(n);
   for (float& x : v) x = dist(gen);
   return v;
-}
-
-void add_initializer(ir::Graph& g, const std::string& name, Tensor t) {
-  g.initializers[name] = std::move(t);
-  g.initializer_order.push_back(name);
 }
 
 constexpr float kXScale = 0.01f, kYScale = 0.05f;
@@ -75,11 +70,7 @@ ir::Model qdq_model(bool conv, bool relu, uint8_t y_zero) {
     add_initializer(g, "bz", make<int32_t>({channels}, bz));
     add_initializer(g, "bq", make<int32_t>({channels}, bq));
   }
-  ir::Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = 13;
-  m.graph = std::make_shared<ir::Graph>(std::move(g));
-  return m;
+  return model_of(std::move(g), 13);
 }
 
 Tensor input(bool conv) {
@@ -180,11 +171,7 @@ ir::Model qdq_gemm_model(bool trans_b, bool bias, std::vector<ir::Attribute> ext
   add_initializer(g, "bs", make<float>({n}, bs));
   add_initializer(g, "bz", make<int32_t>({n}, bz));
   add_initializer(g, "bq", make<int32_t>({n}, bq));
-  ir::Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = 13;
-  m.graph = std::make_shared<ir::Graph>(std::move(g));
-  return m;
+  return model_of(std::move(g), 13);
 }
 
 TEST(PassesQdq, GemmOfDequantizedOperandsBecomesQGemm) {

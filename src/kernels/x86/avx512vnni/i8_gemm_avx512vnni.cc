@@ -30,9 +30,8 @@ inline __m512i requantize_u8(__m512i v, __m512 m, __m512i zero) {
 // The sums of `taps` steps of t.k_groups depth groups each, stored with the row and column
 // terms, or requantized to uint8 when t.y is set. row_bytes(tap, r) is row r's first group
 // of that tap (its groups 4 bytes apart for the indirect rows, kMr * 4 for a packed panel:
-// `row_step`); the column panel holds the taps' groups one after the other. Only the first
-// Rows rows are multiplied (t.row_count of them stored): a partial last panel of rows
-// costs its rows, not the whole tile's.
+// `row_step`); the column panel holds the taps' groups one after the other. Rows is
+// t.row_count: a partial last panel of rows costs its rows, not the whole tile's.
 template <int Rows, bool RowsU8, class RowBytes>
 __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t taps, int64_t row_step, RowBytes row_bytes) {
   // Twelve named accumulators (an array would live on the stack around the asm).
