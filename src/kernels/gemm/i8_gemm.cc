@@ -24,6 +24,7 @@ void i8_gemm_4x8_indirect_u8__wasmsimd(const I8TileArgs&);
 void i8_arrange_pairs__wasmsimd(I8Panels&);
 void requantize_u8__wasmsimd(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, uint8_t*);
 void requantize_s8__wasmsimd(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, int8_t*);
+void qdq_add_u8__wasmsimd(const uint8_t*, const uint8_t*, int64_t, const QdqAddParams&, uint8_t*);
 #endif
 #ifdef TWINRT_X86
 void i8_gemm_6x8_rows_u8__avx2(const I8TileArgs&);
@@ -47,7 +48,8 @@ void qdq_add_u8__avx512(const uint8_t*, const uint8_t*, int64_t, const QdqAddPar
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
 #if defined(__wasm_simd128__)
   static const I8GemmKernel scalar{"i8_gemm_6x8__wasmsimd", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8__wasmsimd, requantize_s8__wasmsimd, quantize_u8, quantize_s8};
+                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8__wasmsimd, requantize_s8__wasmsimd, quantize_u8, quantize_s8,
+                                   qdq_add_u8__wasmsimd};
 #else
   static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,
                                    i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
@@ -75,7 +77,7 @@ const I8GemmKernel& i8_indirect_kernel(Isa isa) {
   (void)isa;
   static const I8GemmKernel wasm{"i8_gemm_4x8__wasmsimd", 4, 8, nullptr, nullptr, nullptr, nullptr, nullptr,
                                  i8_gemm_4x8_indirect_u8__wasmsimd, nullptr, requantize_u8__wasmsimd, requantize_s8__wasmsimd,
-                                 quantize_u8, quantize_s8, nullptr, i8_arrange_pairs__wasmsimd, 2};
+                                 quantize_u8, quantize_s8, qdq_add_u8__wasmsimd, i8_arrange_pairs__wasmsimd, 2};
   return wasm;
 #else
   return i8_gemm_kernel(isa);  // every native tier has an indirect tile in its own shape
