@@ -1,10 +1,10 @@
-// Requantization and QdqAdd (kernels/gemm/i8_gemm.h) with WebAssembly SIMD128, 16 values a step: the
-// float operations of portable/i8_requantize.inc in the same order (int32 add, convert,
-// one multiply, clamp to +-2^22, round by adding and subtracting 1.5 * 2^23, add the zero
-// point), so the same bytes. The final clamp is the narrowing instructions' saturation
-// (int32 -> int16 signed, then int16 -> 8 bits), which gives the clamp's value for every
-// int32. The portable loop, as clang vectorized it, took 6-9% of an int8 ResNet-50 profile.
-// Compiled only by emscripten (CMakeLists.txt); SIMD128 builds only.
+// Requantization and QdqAdd (kernels/gemm/i8_gemm.h) with WebAssembly SIMD128, 16 values a
+// step: the float operations of portable/i8_requantize.inc in the same order (int32 add,
+// convert, one multiply, clamp to +-2^22, round by adding and subtracting 1.5 * 2^23, add
+// the zero point), so the same bytes. The final clamp is the narrowing instructions'
+// saturation (int32 -> int16 signed, then int16 -> 8 bits), which gives the clamp's value
+// for every int32. The portable loop, as clang vectorized it, took 6-9% of an int8
+// ResNet-50 profile. Compiled only by emscripten (CMakeLists.txt); SIMD128 builds only.
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 
