@@ -97,7 +97,7 @@ struct I8GemmKernel {
   I8RequantizeS8Fn requantize_s8;
   I8QuantizeU8Fn quantize_u8;      // quantize_u8/_s8 below, compiled for this tier
   I8QuantizeS8Fn quantize_s8;
-  I8QdqAddU8Fn qdq_add_u8 = nullptr;  // null: the op's own loop (the portable tiers)
+  I8QdqAddU8Fn qdq_add_u8 = nullptr;  // null (the native scalar tier): the caller's own loop or qdq_add_u8 below
   // Rewrites column panels packed by i8_pack (width nr, signed) into the layout indirect_u8
   // reads, once per constant; null: indirect_u8 reads i8_pack's layout.
   void (*arrange_indirect_cols)(I8Panels&) = nullptr;
