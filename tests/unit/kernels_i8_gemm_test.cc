@@ -224,7 +224,9 @@ TEST(I8GemmTiles, PackedColumnPanelsMatchTheLayout) {
               ASSERT_EQ(got, want) << width << " " << n << "x" << k << " column " << j << " depth " << d;
               sum += want;
             }
-            if (j < n) EXPECT_EQ(p.sums[static_cast<size_t>(j)], sum) << width << " " << n << "x" << k << " column " << j;
+            if (j < n) {
+              EXPECT_EQ(p.sums[static_cast<size_t>(j)], sum) << width << " " << n << "x" << k << " column " << j;
+            }
           }
         }
 }
