@@ -6,7 +6,9 @@
 // QdqAdd's other inputs: a_scale, a_zero (for the convolution's result), b, b_scale, b_zero,
 // y_scale, y_zero, and attribute residual_relu; the output is the QdqAdd's.
 #include <algorithm>
+#include <optional>
 
+#include "ops/contrib/ms_domain.h"  // read_qparam: a per-tensor scale and zero point
 #include "ops/nn/conv_tiles.h"
 #include "ops/op.h"
 #include "ops/quant/conv_nhwc.h"
@@ -69,41 +71,30 @@ class QLinearConvNhwcKernel final : public OpKernel {
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, DataType::kUInt8, {s.batch, s.out_h, s.out_w, plan.out_channels}));
     const uint8_t x_zero = static_cast<uint8_t>(xz[0]);
     const std::vector<int32_t> col_add = quant::fold_nhwc_bias(w_, rq.bias, x_zero);
-    quant::NhwcResidual residual;
+    std::optional<quant::NhwcResidual> residual;
     if (ctx.has_input(kResidual)) {
       ASSIGN_OR_RETURN(residual, read_residual(ctx, y->shape()));
     }
     quant::conv_nhwc_u8(ctx.pool(), s, w_, x->data<uint8_t>(), x_zero, col_add.data(), rq.multiplier.data(), rq.y_zero,
-                        y->data<uint8_t>(), ctx.has_input(kResidual) ? &residual : nullptr);
+                        y->data<uint8_t>(), residual ? &*residual : nullptr);
     return Status::ok();
   }
 
+ private:
   static constexpr size_t kResidual = 11;  // b of the absorbed QdqAdd
 
- private:
-  // The absorbed QdqAdd's b (uint8, the output's shape) and its three uint8 scale/zero pairs.
+  // The absorbed QdqAdd's b (uint8, the output's shape) and its three uint8 scale/zero pairs
+  // (inputs 9-10 for a, the convolution's result; 12-13 for b; 14-15 for the sum).
   Result<quant::NhwcResidual> read_residual(RunContext& ctx, const std::vector<int64_t>& shape) const {
     ASSIGN_OR_RETURN(const Tensor* b, ctx.tensor_input(kResidual));
     if (b->dtype() != DataType::kUInt8 || b->shape() != shape)
       return invalid_argument("the residual must be uint8 of the output's shape " + shape_to_string(shape) + ", got " +
                               dtype_name(b->dtype()) + shape_to_string(b->shape()));
-    float scales[3];
-    int32_t zeros[3];
-    for (int i = 0; i < 3; ++i) {  // inputs 9-10 (a), 12-13 (b), 14-15 (y)
-      const size_t at = i == 0 ? 9 : 10 + 2 * static_cast<size_t>(i);
-      ASSIGN_OR_RETURN(const Tensor* scale, ctx.tensor_input(at));
-      ASSIGN_OR_RETURN(const Tensor* zero, ctx.tensor_input(at + 1));
-      if (scale->numel() != 1 || zero->numel() != 1 || zero->dtype() != DataType::kUInt8)
-        return invalid_argument("inputs " + std::to_string(at) + " and " + std::to_string(at + 1) +
-                                " must be a scalar scale and a uint8 zero point");
-      ASSIGN_OR_RETURN(std::vector<float> s, quant::read_scales(*scale, "scale"));
-      ASSIGN_OR_RETURN(std::vector<int32_t> z, quant::read_zero_points(*zero, "zero_point"));
-      scales[i] = s[0];
-      zeros[i] = z[0];
-    }
-    return quant::NhwcResidual{b->data<uint8_t>(), {scales[0], scales[1], scales[2], zeros[0], zeros[1], zeros[2], residual_relu_}};
+    ASSIGN_OR_RETURN(contrib::QParam pa, contrib::read_qparam(ctx, 9, 10, DataType::kUInt8, "a"));
+    ASSIGN_OR_RETURN(contrib::QParam pb, contrib::read_qparam(ctx, 12, 13, DataType::kUInt8, "b"));
+    ASSIGN_OR_RETURN(contrib::QParam py, contrib::read_qparam(ctx, 14, 15, DataType::kUInt8, "y"));
+    return quant::NhwcResidual{b->data<uint8_t>(), {pa.scale, pb.scale, py.scale, pa.zero, pb.zero, py.zero, residual_relu_}};
   }
-
 
   nn::WindowAttrs attrs_;
   quant::NhwcConvWeights w_;
