@@ -20,6 +20,8 @@ void i8_gemm_6x8_rows_u8__scalar(const I8TileArgs&);
 void i8_gemm_6x8_rows_s8__scalar(const I8TileArgs&);
 void i8_gemm_6x8_indirect_u8__scalar(const I8TileArgs&);
 #if defined(__wasm_simd128__)
+void i8_gemm_2x8_rows_u8__wasmsimd(const I8TileArgs&);
+void i8_gemm_2x8_rows_s8__wasmsimd(const I8TileArgs&);
 void i8_gemm_4x8_indirect_u8__wasmsimd(const I8TileArgs&);
 void i8_arrange_pairs__wasmsimd(I8Panels&);
 void requantize_u8__wasmsimd(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, uint8_t*);
@@ -47,8 +49,10 @@ void qdq_add_u8__avx512(const uint8_t*, const uint8_t*, int64_t, const QdqAddPar
 
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
 #if defined(__wasm_simd128__)
-  static const I8GemmKernel scalar{"i8_gemm_6x8__wasmsimd", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8__wasmsimd, requantize_s8__wasmsimd, quantize_u8, quantize_s8,
+  // No indirect tile of this shape: the NHWC convolution takes i8_indirect_kernel's.
+  static const I8GemmKernel scalar{"i8_gemm_2x8__wasmsimd", 2, 8, i8_gemm_2x8_rows_u8__wasmsimd,
+                                   i8_gemm_2x8_rows_s8__wasmsimd, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                   requantize_u8__wasmsimd, requantize_s8__wasmsimd, quantize_u8, quantize_s8,
                                    qdq_add_u8__wasmsimd};
 #else
   static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,

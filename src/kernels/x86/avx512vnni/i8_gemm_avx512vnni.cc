@@ -73,22 +73,30 @@ __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t tap
   const int lo = t.col_count < 16 ? t.col_count : 16, hi = t.col_count - lo;
   const __mmask16 lo_mask = static_cast<__mmask16>((1u << lo) - 1), hi_mask = static_cast<__mmask16>((1u << hi) - 1);
   const __m512i col0 = _mm512_loadu_si512(t.col_add), col1 = _mm512_loadu_si512(t.col_add + 16);
+  // Everything the stores read, in locals first: a uint8_t store may alias any memory, so
+  // GCC reloaded t's fields, the multipliers and the constants after every row.
+  uint8_t* const y = t.y;
+  const int64_t ldy = t.ldy, ldc = t.ldc;
+  int32_t* const c = t.c;
+  const int32_t* const row_add = t.row_add;
+  __m512 m0 = _mm512_setzero_ps(), m1 = m0;
+  const __m512i zero = _mm512_set1_epi32(t.y_zero);
+  if (y) {
+    m0 = _mm512_maskz_loadu_ps(lo_mask, t.y_multiplier);
+    m1 = _mm512_maskz_loadu_ps(hi_mask, t.y_multiplier + 16);  // nothing read where hi is 0
+  }
   // Row by row with the named accumulators (an array indexed at run time would go through
   // the stack).
   const auto store = [&](int r, __m512i x0, __m512i x1) {
-    const __m512i row = _mm512_set1_epi32(t.row_add[r]);
+    const __m512i row = _mm512_set1_epi32(row_add[r]);
     x0 = _mm512_add_epi32(x0, _mm512_add_epi32(row, col0));
     x1 = _mm512_add_epi32(x1, _mm512_add_epi32(row, col1));
-    if (t.y) {
-      const __m512i zero = _mm512_set1_epi32(t.y_zero);
-      uint8_t* y = t.y + r * t.ldy;
-      _mm512_mask_cvtusepi32_storeu_epi8(y, lo_mask, requantize_u8(x0, _mm512_maskz_loadu_ps(lo_mask, t.y_multiplier), zero));
-      if (hi > 0)
-        _mm512_mask_cvtusepi32_storeu_epi8(y + 16, hi_mask,
-                                           requantize_u8(x1, _mm512_maskz_loadu_ps(hi_mask, t.y_multiplier + 16), zero));
+    if (y) {
+      _mm512_mask_cvtusepi32_storeu_epi8(y + r * ldy, lo_mask, requantize_u8(x0, m0, zero));
+      if (hi > 0) _mm512_mask_cvtusepi32_storeu_epi8(y + r * ldy + 16, hi_mask, requantize_u8(x1, m1, zero));
     } else {
-      _mm512_mask_storeu_epi32(t.c + r * t.ldc, lo_mask, x0);
-      if (hi > 0) _mm512_mask_storeu_epi32(t.c + r * t.ldc + 16, hi_mask, x1);
+      _mm512_mask_storeu_epi32(c + r * ldc, lo_mask, x0);
+      if (hi > 0) _mm512_mask_storeu_epi32(c + r * ldc + 16, hi_mask, x1);
     }
   };
   store(0, a00, a01);
