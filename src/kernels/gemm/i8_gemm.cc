@@ -81,7 +81,7 @@ const I8GemmKernel& i8_indirect_kernel(Isa isa) {
   (void)isa;
   static const I8GemmKernel wasm{"i8_gemm_4x8__wasmsimd", 4, 8, nullptr, nullptr, nullptr, nullptr, nullptr,
                                  i8_gemm_4x8_indirect_u8__wasmsimd, nullptr, requantize_u8__wasmsimd, requantize_s8__wasmsimd,
-                                 quantize_u8, quantize_s8, qdq_add_u8__wasmsimd, i8_arrange_pairs__wasmsimd, 2};
+                                 quantize_u8, quantize_s8, qdq_add_u8__wasmsimd, i8_arrange_pairs__wasmsimd, 2, true};
   return wasm;
 #else
   return i8_gemm_kernel(isa);  // every native tier has an indirect tile in its own shape

@@ -13,6 +13,8 @@
 // uint16 once per convolution by the driver (indirect_row_bytes 2), so a depth pair is one
 // 32-bit splat: reading the bytes in place took a splat and a zero-extension per row and
 // pair, re-done for every column panel.
+// With I8TileArgs::y set the tile requantizes its sums to uint8 in its epilogue
+// (indirect_requantizes_u8) with requantize_u8__wasmsimd's rounding (i8_round_wasm.h).
 // Compiled only by emscripten (CMakeLists.txt); SIMD128 builds only.
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include "kernels/gemm/i8_gemm.h"
+#include "kernels/wasm/i8_round_wasm.h"
 
 namespace twinrt::kernels {
 namespace {
@@ -34,12 +37,40 @@ constexpr int64_t kGroupValues = 2 * kNr * 2;
 // are columns 0-3 and the next 8 columns 4-7.
 constexpr int arranged_index(int j, int d) { return (d / 2) * 2 * kNr + j * 2 + d % 2; }
 
+// Row r's 8 columns requantized to uint8 (I8TileArgs::y): requantize_u8's operations with
+// bias 0, so its bytes. m holds the columns' multipliers.
+void store_requantized(const I8TileArgs& t, int r, const v128_t (&sums)[2], const v128_t (&m)[2], v128_t zero) {
+  const v128_t q0 = round_lanes(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(sums[0]), m[0]), zero);
+  const v128_t q1 = round_lanes(wasm_f32x4_mul(wasm_f32x4_convert_i32x4(sums[1]), m[1]), zero);
+  const v128_t words = wasm_i16x8_narrow_i32x4(q0, q1);
+  const v128_t bytes = wasm_u8x16_narrow_i16x8(words, words);
+  uint8_t* y = t.y + r * t.ldy;
+  if (t.col_count == kNr) {
+    wasm_v128_store64_lane(y, bytes, 0);
+    return;
+  }
+  uint8_t out[16];
+  wasm_v128_store(out, bytes);
+  for (int j = 0; j < t.col_count; ++j) y[j] = out[j];
+}
+
 void store(const I8TileArgs& t, const v128_t (&acc)[kMr][2]) {
   const v128_t col_add[2] = {wasm_v128_load(t.col_add), wasm_v128_load(t.col_add + 4)};  // whole panels of terms
+  v128_t m[2] = {}, zero = wasm_i32x4_splat(t.y_zero);
+  if (t.y) {  // y_multiplier has col_count entries
+    float multiplier[kNr] = {};
+    for (int j = 0; j < t.col_count; ++j) multiplier[j] = t.y_multiplier[j];
+    m[0] = wasm_v128_load(multiplier);
+    m[1] = wasm_v128_load(multiplier + 4);
+  }
   for (int r = 0; r < t.row_count; ++r) {
     const v128_t row_add = wasm_i32x4_splat(t.row_add[r]);
     const v128_t sums[2] = {wasm_i32x4_add(wasm_i32x4_add(acc[r][0], row_add), col_add[0]),
                             wasm_i32x4_add(wasm_i32x4_add(acc[r][1], row_add), col_add[1])};
+    if (t.y) {
+      store_requantized(t, r, sums, m, zero);
+      continue;
+    }
     int32_t* c = t.c + r * t.ldc;
     if (t.col_count == kNr) {  // a variable-length memcpy here was a call per row: 7.6% of a ResNet-50 profile
       wasm_v128_store(c, sums[0]);

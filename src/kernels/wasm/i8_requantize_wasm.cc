@@ -12,18 +12,10 @@
 #include <type_traits>
 
 #include "kernels/gemm/i8_gemm.h"
+#include "kernels/wasm/i8_round_wasm.h"
 
 namespace twinrt::kernels {
 namespace {
-
-// round_to's float part on 4 values: rounded half to even, plus the zero point.
-inline v128_t round_lanes(v128_t f, v128_t zero_point) {
-  const v128_t limit = wasm_f32x4_splat(4194304.0f), magic = wasm_f32x4_splat(12582912.0f);
-  f = wasm_f32x4_pmax(wasm_f32x4_neg(limit), f);  // f > -limit ? f : -limit (NaN: -limit)
-  f = wasm_f32x4_pmin(limit, f);                  // f < limit ? f : limit
-  f = wasm_f32x4_sub(wasm_f32x4_add(f, magic), magic);
-  return wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(f), zero_point);
-}
 
 // 4 values: acc + bias (wrapping), times m, rounded half to even, plus the zero point.
 inline v128_t rounded(v128_t acc, v128_t bias, v128_t m, v128_t zero_point) {
