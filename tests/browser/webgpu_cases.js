@@ -89,6 +89,25 @@ export const cases = [
   { name: 'ReduceSum empty axes, noop', spec: one('ReduceSum', [2, 3], { extra: ['a'], attrs: { noop_with_empty_axes: 1 }, opset: 13, inits: [ints('a', [])] }), placement: gpu('ReduceSum') },
   { name: 'ReduceMax axes input (opset 18)', spec: one('ReduceMax', [3, 4, 5], { extra: ['a'], attrs: { keepdims: 0 }, opset: 18, inits: [ints('a', [1])] }), placement: gpu('ReduceMax') },
   { name: 'ReduceMin all axes', spec: one('ReduceMin', [3, 4, 5], { opset: 13 }), placement: gpu('ReduceMin') },
+  { name: 'ReduceProd axes attribute (opset 13)', spec: one('ReduceProd', [2, 3, 4], { attrs: { axes: [1] }, opset: 13 }), placement: gpu('ReduceProd') },
+  { name: 'ReduceL1 axes input (opset 18), no keepdims', spec: one('ReduceL1', [2, 3, 4], { extra: ['a'], attrs: { keepdims: 0 }, opset: 18, inits: [ints('a', [0, -1])] }), placement: gpu('ReduceL1') },
+  { name: 'ReduceL2 all axes (opset 13)', spec: one('ReduceL2', [3, 4, 5], { opset: 13 }), placement: gpu('ReduceL2'), tolerance: 1e-6 },
+  { name: 'ReduceL2 empty axes, noop (the input as it is)', spec: one('ReduceL2', [2, 3], { extra: ['a'], attrs: { noop_with_empty_axes: 1 }, opset: 18, inits: [ints('a', [])] }), placement: gpu('ReduceL2'), tolerance: 0 },
+  { name: 'ReduceSumSquare axes input (opset 18)', spec: one('ReduceSumSquare', [3, 4, 5], { extra: ['a'], opset: 18, inits: [ints('a', [2, 0])] }), placement: gpu('ReduceSumSquare') },
+  { name: 'ReduceLogSum of Exp, axes attribute (opset 13)', spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], opset: 13,
+    nodes: [{ op: 'Exp', inputs: ['x'], outputs: ['e'] }, { op: 'ReduceLogSum', inputs: ['e'], outputs: ['z'], attrs: { axes: [2, 0] } }] } }, placement: gpu('Exp', 'ReduceLogSum'), tolerance: 1e-6 },
+  // Rows of -inf, of +inf and of NaN next to large values (x * 60: exp would overflow
+  // without the max taken out first).
+  { name: 'ReduceLogSumExp axes input (opset 18): large, infinite and NaN rows', spec: { model: { inputs: [f('x', [2, 5, 4])], outputs: [out('z')], opset: 18,
+    initializers: [{ name: 'k', type: 'float32', dims: [5, 1], values: [60, -Infinity, Infinity, NaN, 1] }, ints('a', [-1])],
+    nodes: [{ op: 'Mul', inputs: ['x', 'k'], outputs: ['m'] }, { op: 'ReduceLogSumExp', inputs: ['m', 'a'], outputs: ['z'] }] } }, placement: gpu('Mul', 'ReduceLogSumExp'), tolerance: 1e-6 },
+  // A reduced axis of size 0: each op's identity (0, 1, -inf, +inf; Mean's 0 / 0 is NaN).
+  (() => {
+    const ops = ['ReduceSum', 'ReduceMean', 'ReduceProd', 'ReduceMax', 'ReduceMin', 'ReduceL1', 'ReduceL2', 'ReduceSumSquare', 'ReduceLogSum', 'ReduceLogSumExp'];
+    return { name: 'Reduce* over an empty axis', tolerance: 0, placement: gpu(...ops),
+      spec: { model: { inputs: [f('x', [2, 0, 3])], outputs: ops.map((op) => out(op)), opset: 18, initializers: [ints('a', [1])],
+        nodes: ops.map((op) => ({ op, inputs: ['x', 'a'], outputs: [op] })) } } };
+  })(),
   { name: 'Slice axes, negative step', spec: one('Slice', [4, 5, 6], { extra: ['st', 'en', 'ax', 'sp'], opset: 13, inits: [ints('st', [-1, 1]), ints('en', [-100, 5]), ints('ax', [2, 0]), ints('sp', [-2, 2])] }), placement: gpu('Slice') },
   { name: 'Slice attributes (opset 9)', spec: one('Slice', [4, 5], { attrs: { starts: [1, 0], ends: [1000, -1] }, opset: 9 }), placement: gpu('Slice') },
   { name: 'Gather axis 1, negative 2-D indices', spec: one('Gather', [3, 5, 2], { extra: ['ix'], attrs: { axis: 1 }, inits: [{ name: 'ix', type: 'int64', dims: [2, 2], values: [0, -1, 3, -5] }] }), placement: gpu('Gather') },

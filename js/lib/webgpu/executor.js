@@ -27,7 +27,8 @@ const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...la
 const F16_OPS = new Set(['Add', 'Sub', 'Mul', 'Div', 'Relu', 'Sigmoid', 'Tanh', 'Exp', 'Sqrt', 'Erf', 'HardSwish',
   'HardSigmoid', 'LeakyRelu', 'Clip', 'ai.twinrt:FusedElementwise', 'MatMul', 'Gemm', 'Conv', 'MaxPool', 'AveragePool',
   'GlobalAveragePool', 'Softmax', 'Reshape', 'Flatten', 'Squeeze', 'Unsqueeze', 'Identity', 'Transpose', 'Concat',
-  'ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'Slice', 'Gather', 'GatherElements', 'GatherND', 'Split', 'Where']);
+  'ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'ReduceProd', 'ReduceL1', 'ReduceL2', 'ReduceSumSquare', 'ReduceLogSum',
+  'ReduceLogSumExp', 'Slice', 'Gather', 'GatherElements', 'GatherND', 'Split', 'Where']);
 
 // A value of the run: a CPU Tensor, a GPU buffer (float32), or both.
 class Slot {
