@@ -144,11 +144,18 @@ export const cases = [
     ['linear upsample, half_pixel', [1, 2, 4, 5], { scales: [1, 1, 2, 2] }, { mode: 'linear' }],
     ['linear downsample sizes, pytorch_half_pixel', [1, 3, 8, 7], { sizes: [1, 3, 3, 4] }, { mode: 'linear', coordinate_transformation_mode: 'pytorch_half_pixel' }],
     ['linear align_corners, 3 axes', [2, 3, 4], { sizes: [3, 5, 7] }, { mode: 'linear', coordinate_transformation_mode: 'align_corners' }],
-    ['cubic falls back', [1, 1, 4, 4], { scales: [1, 1, 2, 2] }, { mode: 'cubic' }, 'wasm'],
-  ].map(([what, dims, { scales, sizes }, attrs, ep = 'webgpu']) => ({
+    ['cubic upsample, half_pixel', [1, 2, 4, 5], { scales: [1, 1, 2, 1.6] }, { mode: 'cubic' }],
+    ['cubic downsample sizes, A -0.5, exclude_outside, asymmetric', [1, 2, 7, 6], { sizes: [1, 2, 3, 8] }, { mode: 'cubic', cubic_coeff_a: -0.5, exclude_outside: 1, coordinate_transformation_mode: 'asymmetric' }],
+    ['cubic 3 axes, align_corners', [3, 4, 5], { sizes: [2, 6, 7] }, { mode: 'cubic', coordinate_transformation_mode: 'align_corners' }],
+    // Samples outside the input (roi beyond [0, 1]) are the extrapolation value.
+    ['tf_crop_and_resize linear sizes, extrapolation_value', [1, 2, 4, 5], { sizes: [1, 2, 5, 7], roi: [0, 0, -0.2, 0.1, 1, 1, 1.15, 0.8] }, { mode: 'linear', coordinate_transformation_mode: 'tf_crop_and_resize', extrapolation_value: 10.5 }],
+    ['tf_crop_and_resize nearest scales (length scale * roi extent)', [1, 2, 6, 6], { scales: [1, 1, 0.8, 1.5], roi: [0, 0, 0.1, -0.3, 1, 1, 0.9, 0.8] }, { coordinate_transformation_mode: 'tf_crop_and_resize', nearest_mode: 'ceil' }],
+    ['tf_crop_and_resize cubic, extrapolation -inf', [2, 6, 5], { sizes: [2, 4, 9], roi: [0, 0.3, -0.5, 1, 0.7, 1.2] }, { mode: 'cubic', coordinate_transformation_mode: 'tf_crop_and_resize', extrapolation_value: -Infinity }],
+    ['tf_crop_and_resize of every axis, default roi', [3, 4], { scales: [1.5, 0.5] }, { mode: 'linear', coordinate_transformation_mode: 'tf_crop_and_resize' }],
+  ].map(([what, dims, { scales, sizes, roi = [] }, attrs, ep = 'webgpu']) => ({
     name: `Resize ${what}`, placement: [`Resize:${ep}`], tolerance: 1e-6,
     spec: one('Resize', dims, { opset: 13, attrs, extra: ['roi', scales ? 'sc' : '', ...(sizes ? ['sz'] : [])],
-      inits: [{ name: 'roi', type: 'float32', dims: [0], values: [] }, ...(scales ? [{ name: 'sc', type: 'float32', dims: [scales.length], values: scales }] : []), ...(sizes ? [ints('sz', sizes)] : [])] }),
+      inits: [{ name: 'roi', type: 'float32', dims: [roi.length], values: roi }, ...(scales ? [{ name: 'sc', type: 'float32', dims: [scales.length], values: scales }] : []), ...(sizes ? [ints('sz', sizes)] : [])] }),
   })),
   { name: 'Resize opset 10 (asymmetric, nearest)', spec: one('Resize', [1, 1, 3, 3], { opset: 10, extra: ['sc'], inits: [{ name: 'sc', type: 'float32', dims: [4], values: [1, 1, 2.5, 0.7] }] }), placement: gpu('Resize') },
   { name: 'ConvTranspose stride pads bias', spec: one('ConvTranspose', [1, 4, 5, 5], { extra: ['w', 'b'], attrs: { strides: [2, 2], pads: [1, 1, 0, 1] }, inits: [weight('w', [4, 3, 3, 3]), weight('b', [3], 5)] }), placement: gpu('ConvTranspose') },
