@@ -77,6 +77,13 @@ export const cases = [
       { op: 'Relu', inputs: ['v'], outputs: ['z'] }, { op: 'Clip', inputs: ['v', 'lo'], outputs: ['k'] }] } },
     placement: ['Greater:wasm', 'Where:webgpu', 'Where:webgpu', 'Relu:webgpu', 'Clip:webgpu'], tolerance: 0 },
   { name: 'Concat axis 1', spec: one('Concat', [2, 3, 4], { yDims: [2, 1, 4], attrs: { axis: 1 } }), placement: gpu('Concat') },
+  // 16 inputs, one of them empty: three dispatches (7, 7 and 1 inputs) fill one output.
+  (() => {
+    const lens = [1, 2, 0, 3, 1, 1, 2, 1, 1, 2, 3, 1, 1, 2, 1, 1];
+    const inputs = lens.map((n, k) => f(`x${k}`, [2, n, 3]));
+    return { name: 'Concat of 16 inputs, axis -2', placement: gpu('Concat'), tolerance: 0,
+      spec: { model: { inputs, outputs: [out('z')], nodes: [{ op: 'Concat', inputs: inputs.map((x) => x.name), outputs: ['z'], attrs: { axis: -2 } }] } } };
+  })(),
   { name: 'LayerNormalization last axis, bias', spec: one('LayerNormalization', [3, 4, 10], { extra: ['s', 'b'], opset: 17, inits: [weight('s', [10], 4), weight('b', [10], 5)] }), placement: gpu('LayerNormalization'), tolerance: 1e-6 },
   { name: 'LayerNormalization axis 1, epsilon, no bias', spec: one('LayerNormalization', [2, 3, 5], { extra: ['s'], opset: 17, attrs: { axis: 1, epsilon: 0.01 }, inits: [weight('s', [3, 5], 4)] }), placement: gpu('LayerNormalization'), tolerance: 1e-6 },
   { name: 'LayerNormalization with Mean and InvStdDev', spec: { model: { inputs: [f('x', [2, 3, 6])], outputs: [out('z'), out('m'), out('d')], initializers: [weight('s', [6])], opset: 17,
