@@ -168,7 +168,11 @@ export const cases = [
   { name: 'ConvTranspose stride pads bias', spec: one('ConvTranspose', [1, 4, 5, 5], { extra: ['w', 'b'], attrs: { strides: [2, 2], pads: [1, 1, 0, 1] }, inits: [weight('w', [4, 3, 3, 3]), weight('b', [3], 5)] }), placement: gpu('ConvTranspose') },
   { name: 'ConvTranspose grouped dilated output_padding', spec: one('ConvTranspose', [2, 4, 4, 3], { extra: ['w'], attrs: { group: 2, dilations: [2, 1], strides: [3, 2], output_padding: [1, 1] }, inits: [weight('w', [4, 3, 2, 3])] }), placement: gpu('ConvTranspose') },
   { name: 'ConvTranspose output_shape', spec: one('ConvTranspose', [1, 2, 3, 3], { extra: ['w'], attrs: { strides: [2, 2], output_shape: [8, 7] }, inits: [weight('w', [2, 2, 3, 3])] }), placement: gpu('ConvTranspose') },
-  { name: 'ConvTranspose 1-D falls back', spec: one('ConvTranspose', [1, 2, 5], { extra: ['w'], inits: [weight('w', [2, 2, 3])] }), placement: ['ConvTranspose:wasm'] },
+  { name: 'ConvTranspose 1-D', spec: one('ConvTranspose', [1, 2, 5], { extra: ['w'], inits: [weight('w', [2, 2, 3])] }), placement: gpu('ConvTranspose'), tolerance: 1e-6 },
+  { name: 'ConvTranspose 1-D grouped, strides, pads, dilations, output_padding, bias', spec: one('ConvTranspose', [2, 4, 6], { extra: ['w', 'b'],
+    attrs: { group: 2, strides: [3], pads: [1, 2], dilations: [2], output_padding: [1] }, inits: [weight('w', [4, 3, 3]), weight('b', [6], 5)] }), placement: gpu('ConvTranspose'), tolerance: 1e-6 },
+  { name: 'ConvTranspose 1-D SAME_LOWER', spec: one('ConvTranspose', [1, 3, 7], { extra: ['w'], attrs: { auto_pad: 'SAME_LOWER', strides: [2] }, inits: [weight('w', [3, 2, 4])] }), placement: gpu('ConvTranspose'), tolerance: 1e-6 },
+  { name: 'ConvTranspose 3-D falls back', spec: one('ConvTranspose', [1, 2, 3, 3, 3], { extra: ['w'], inits: [weight('w', [2, 2, 2, 2, 2])] }), placement: ['ConvTranspose:wasm'] },
   {
     name: 'Reshape and Flatten keep the buffer',
     spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], initializers: [ints('s', [0, -1, 2])],
