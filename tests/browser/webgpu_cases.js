@@ -29,6 +29,17 @@ function one(op, xDims, { yDims, attrs, inits = [], extra = [], opset } = {}) {
 
 const gpu = (...ops) => ops.map((o) => `${o}:webgpu`);
 
+// x [4, 6] through `rounds` of Transpose then Reshape back to [4, 6]: each Transpose a new
+// buffer, each Reshape sharing its input's; outputs the first Transpose's and the last Reshape's.
+export function transposeChain(rounds) {
+  const nodes = [];
+  for (let k = 1; k <= rounds; k++) {
+    nodes.push({ op: 'Transpose', inputs: [k === 1 ? 'x' : `r${k - 1}`], outputs: [`t${k}`], attrs: { perm: [1, 0] } });
+    nodes.push({ op: 'Reshape', inputs: [`t${k}`, 'shape'], outputs: [`r${k}`] });
+  }
+  return { inputs: [f('x', [4, 6])], outputs: [out('t1'), out(`r${rounds}`)], initializers: [ints('shape', [4, 6])], nodes };
+}
+
 export const cases = [
   ...['Add', 'Sub', 'Mul'].map((op) => ({ name: `${op} broadcast`, spec: one(op, [2, 3, 4], { yDims: [3, 1] }), placement: gpu(op) })),
   { name: 'Div broadcast both ways', spec: one('Div', [1, 3, 1], { yDims: [2, 1, 4] }), placement: gpu('Div') },
@@ -181,6 +192,7 @@ export const cases = [
       nodes: [{ op: 'Reshape', inputs: ['x', 's'], outputs: ['r'] }, { op: 'Relu', inputs: ['r'], outputs: ['q'] }, { op: 'Flatten', inputs: ['q'], outputs: ['z'], attrs: { axis: 2 } }] } },
     placement: gpu('Reshape', 'Relu', 'Flatten'),
   },
+  { name: 'Transpose and Reshape chain (buffers freed after their last reader)', spec: { model: transposeChain(10) }, placement: gpu(...Array(10).fill(['Transpose', 'Reshape']).flat()), tolerance: 0 },
   {
     name: 'GPU and wasm nodes mixed, runs at once',
     spec: { concurrent: true, model: { inputs: [f('x', [1, 2, 6, 6])], outputs: [out('z')], initializers: [weight('w', [3, 2, 3, 3]), ints('s', [1, -1])],
