@@ -64,10 +64,13 @@ const reduce = (kind) => ({
     const base = kept.map((k, j) => `c${j} * ${s[k]}u`).join(' + ') || '0u';
     const offset = axes.map((a, j) => `((r / ${rs[j]}u) % ${reduced[j]}u) * ${s[a]}u`).join(' + ') || '0u';
     const loop = (fold) => `  for (var r = 0u; r < ${count}u; r++) { let v = in0[base + ${offset}]; acc = ${fold}; }`;
+    // ReduceLogSumExp's first pass finds the max `m` (from the first element, as Max does).
+    const start = kind.max ? ['  var acc = in0[base];', loop(MAX), '  let m = acc;', `  acc = ${kind.init};`]
+      : [`  var acc = ${kind.init ?? 'in0[base]'};`];
     const body = [
       coords(kept.map((k) => dims[k])),
-      '  let base = ' + base + ';',
-      ...(kind.max ? ['  var acc = in0[base];', loop(MAX), '  let m = acc;', `  acc = ${kind.init};`] : [`  var acc = ${kind.init ?? 'in0[base]'};`]),
+      `  let base = ${base};`,
+      ...start,
       loop(kind.fold),
       `  out[i] = ${kind.finish ? kind.finish(count) : 'acc'};`,
     ].join('\n');
