@@ -29,6 +29,17 @@ function one(op, xDims, { yDims, attrs, inits = [], extra = [], opset } = {}) {
 
 const gpu = (...ops) => ops.map((o) => `${o}:webgpu`);
 
+// x [4, 6] through `rounds` of Transpose then Reshape back to [4, 6]: each Transpose a new
+// buffer, each Reshape sharing its input's; outputs the first Transpose's and the last Reshape's.
+export function transposeChain(rounds) {
+  const nodes = [];
+  for (let k = 1; k <= rounds; k++) {
+    nodes.push({ op: 'Transpose', inputs: [k === 1 ? 'x' : `r${k - 1}`], outputs: [`t${k}`], attrs: { perm: [1, 0] } });
+    nodes.push({ op: 'Reshape', inputs: [`t${k}`, 'shape'], outputs: [`r${k}`] });
+  }
+  return { inputs: [f('x', [4, 6])], outputs: [out('t1'), out(`r${rounds}`)], initializers: [ints('shape', [4, 6])], nodes };
+}
+
 export const cases = [
   ...['Add', 'Sub', 'Mul'].map((op) => ({ name: `${op} broadcast`, spec: one(op, [2, 3, 4], { yDims: [3, 1] }), placement: gpu(op) })),
   { name: 'Div broadcast both ways', spec: one('Div', [1, 3, 1], { yDims: [2, 1, 4] }), placement: gpu('Div') },
@@ -77,11 +88,20 @@ export const cases = [
       { op: 'Relu', inputs: ['v'], outputs: ['z'] }, { op: 'Clip', inputs: ['v', 'lo'], outputs: ['k'] }] } },
     placement: ['Greater:wasm', 'Where:webgpu', 'Where:webgpu', 'Relu:webgpu', 'Clip:webgpu'], tolerance: 0 },
   { name: 'Concat axis 1', spec: one('Concat', [2, 3, 4], { yDims: [2, 1, 4], attrs: { axis: 1 } }), placement: gpu('Concat') },
+  // 16 inputs, one of them empty: three dispatches (7, 7 and 1 inputs) fill one output.
+  (() => {
+    const lens = [1, 2, 0, 3, 1, 1, 2, 1, 1, 2, 3, 1, 1, 2, 1, 1];
+    const inputs = lens.map((n, k) => f(`x${k}`, [2, n, 3]));
+    return { name: 'Concat of 16 inputs, axis -2', placement: gpu('Concat'), tolerance: 0,
+      spec: { model: { inputs, outputs: [out('z')], nodes: [{ op: 'Concat', inputs: inputs.map((x) => x.name), outputs: ['z'], attrs: { axis: -2 } }] } } };
+  })(),
   { name: 'LayerNormalization last axis, bias', spec: one('LayerNormalization', [3, 4, 10], { extra: ['s', 'b'], opset: 17, inits: [weight('s', [10], 4), weight('b', [10], 5)] }), placement: gpu('LayerNormalization'), tolerance: 1e-6 },
   { name: 'LayerNormalization axis 1, epsilon, no bias', spec: one('LayerNormalization', [2, 3, 5], { extra: ['s'], opset: 17, attrs: { axis: 1, epsilon: 0.01 }, inits: [weight('s', [3, 5], 4)] }), placement: gpu('LayerNormalization'), tolerance: 1e-6 },
   { name: 'LayerNormalization with Mean and InvStdDev', spec: { model: { inputs: [f('x', [2, 3, 6])], outputs: [out('z'), out('m'), out('d')], initializers: [weight('s', [6])], opset: 17,
     nodes: [{ op: 'LayerNormalization', inputs: ['x', 's'], outputs: ['z', 'm', 'd'] }] } }, placement: gpu('LayerNormalization'), tolerance: 1e-6 },
-  { name: 'LayerNormalization broadcast scale falls back', spec: one('LayerNormalization', [2, 6], { extra: ['s'], opset: 17, inits: [weight('s', [1])] }), placement: ['LayerNormalization:wasm'] },
+  { name: 'LayerNormalization scalar-like scale', spec: one('LayerNormalization', [2, 6], { extra: ['s'], opset: 17, inits: [weight('s', [1])] }), placement: gpu('LayerNormalization'), tolerance: 1e-6 },
+  { name: 'LayerNormalization axis 1, scale and bias broadcast over the normalized shape', spec: one('LayerNormalization', [2, 3, 4, 5], { extra: ['s', 'b'], opset: 17, attrs: { axis: 1 },
+    inits: [weight('s', [4, 1], 4), weight('b', [3, 1, 5], 5)] }), placement: gpu('LayerNormalization'), tolerance: 1e-6 },
   { name: 'BatchNormalization', spec: one('BatchNormalization', [2, 3, 4, 5], { extra: ['s', 'b', 'mu', 'v'], attrs: { epsilon: 0.001 },
     inits: [weight('s', [3], 1), weight('b', [3], 2), weight('mu', [3], 3), { name: 'v', type: 'float32', dims: [3], values: [0.5, 1, 2] }] }), placement: gpu('BatchNormalization') },
   { name: 'ReduceMean axes attribute, keepdims', spec: one('ReduceMean', [2, 3, 4, 5], { attrs: { axes: [1, 3] }, opset: 13 }), placement: gpu('ReduceMean'), tolerance: 1e-6 },
@@ -89,6 +109,25 @@ export const cases = [
   { name: 'ReduceSum empty axes, noop', spec: one('ReduceSum', [2, 3], { extra: ['a'], attrs: { noop_with_empty_axes: 1 }, opset: 13, inits: [ints('a', [])] }), placement: gpu('ReduceSum') },
   { name: 'ReduceMax axes input (opset 18)', spec: one('ReduceMax', [3, 4, 5], { extra: ['a'], attrs: { keepdims: 0 }, opset: 18, inits: [ints('a', [1])] }), placement: gpu('ReduceMax') },
   { name: 'ReduceMin all axes', spec: one('ReduceMin', [3, 4, 5], { opset: 13 }), placement: gpu('ReduceMin') },
+  { name: 'ReduceProd axes attribute (opset 13)', spec: one('ReduceProd', [2, 3, 4], { attrs: { axes: [1] }, opset: 13 }), placement: gpu('ReduceProd') },
+  { name: 'ReduceL1 axes input (opset 18), no keepdims', spec: one('ReduceL1', [2, 3, 4], { extra: ['a'], attrs: { keepdims: 0 }, opset: 18, inits: [ints('a', [0, -1])] }), placement: gpu('ReduceL1') },
+  { name: 'ReduceL2 all axes (opset 13)', spec: one('ReduceL2', [3, 4, 5], { opset: 13 }), placement: gpu('ReduceL2'), tolerance: 1e-6 },
+  { name: 'ReduceL2 empty axes, noop (the input as it is)', spec: one('ReduceL2', [2, 3], { extra: ['a'], attrs: { noop_with_empty_axes: 1 }, opset: 18, inits: [ints('a', [])] }), placement: gpu('ReduceL2'), tolerance: 0 },
+  { name: 'ReduceSumSquare axes input (opset 18)', spec: one('ReduceSumSquare', [3, 4, 5], { extra: ['a'], opset: 18, inits: [ints('a', [2, 0])] }), placement: gpu('ReduceSumSquare') },
+  { name: 'ReduceLogSum of Exp, axes attribute (opset 13)', spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], opset: 13,
+    nodes: [{ op: 'Exp', inputs: ['x'], outputs: ['e'] }, { op: 'ReduceLogSum', inputs: ['e'], outputs: ['z'], attrs: { axes: [2, 0] } }] } }, placement: gpu('Exp', 'ReduceLogSum'), tolerance: 1e-6 },
+  // Rows of -inf, of +inf and of NaN next to large values (x * 60: exp would overflow
+  // without the max taken out first).
+  { name: 'ReduceLogSumExp axes input (opset 18): large, infinite and NaN rows', spec: { model: { inputs: [f('x', [2, 5, 4])], outputs: [out('z')], opset: 18,
+    initializers: [{ name: 'k', type: 'float32', dims: [5, 1], values: [60, -Infinity, Infinity, NaN, 1] }, ints('a', [-1])],
+    nodes: [{ op: 'Mul', inputs: ['x', 'k'], outputs: ['m'] }, { op: 'ReduceLogSumExp', inputs: ['m', 'a'], outputs: ['z'] }] } }, placement: gpu('Mul', 'ReduceLogSumExp'), tolerance: 1e-6 },
+  // A reduced axis of size 0: each op's identity (0, 1, -inf, +inf; Mean's 0 / 0 is NaN).
+  (() => {
+    const ops = ['ReduceSum', 'ReduceMean', 'ReduceProd', 'ReduceMax', 'ReduceMin', 'ReduceL1', 'ReduceL2', 'ReduceSumSquare', 'ReduceLogSum', 'ReduceLogSumExp'];
+    return { name: 'Reduce* over an empty axis', tolerance: 0, placement: gpu(...ops),
+      spec: { model: { inputs: [f('x', [2, 0, 3])], outputs: ops.map((op) => out(op)), opset: 18, initializers: [ints('a', [1])],
+        nodes: ops.map((op) => ({ op, inputs: ['x', 'a'], outputs: [op] })) } } };
+  })(),
   { name: 'Slice axes, negative step', spec: one('Slice', [4, 5, 6], { extra: ['st', 'en', 'ax', 'sp'], opset: 13, inits: [ints('st', [-1, 1]), ints('en', [-100, 5]), ints('ax', [2, 0]), ints('sp', [-2, 2])] }), placement: gpu('Slice') },
   { name: 'Slice attributes (opset 9)', spec: one('Slice', [4, 5], { attrs: { starts: [1, 0], ends: [1000, -1] }, opset: 9 }), placement: gpu('Slice') },
   { name: 'Gather axis 1, negative 2-D indices', spec: one('Gather', [3, 5, 2], { extra: ['ix'], attrs: { axis: 1 }, inits: [{ name: 'ix', type: 'int64', dims: [2, 2], values: [0, -1, 3, -5] }] }), placement: gpu('Gather') },
@@ -125,23 +164,35 @@ export const cases = [
     ['linear upsample, half_pixel', [1, 2, 4, 5], { scales: [1, 1, 2, 2] }, { mode: 'linear' }],
     ['linear downsample sizes, pytorch_half_pixel', [1, 3, 8, 7], { sizes: [1, 3, 3, 4] }, { mode: 'linear', coordinate_transformation_mode: 'pytorch_half_pixel' }],
     ['linear align_corners, 3 axes', [2, 3, 4], { sizes: [3, 5, 7] }, { mode: 'linear', coordinate_transformation_mode: 'align_corners' }],
-    ['cubic falls back', [1, 1, 4, 4], { scales: [1, 1, 2, 2] }, { mode: 'cubic' }, 'wasm'],
-  ].map(([what, dims, { scales, sizes }, attrs, ep = 'webgpu']) => ({
+    ['cubic upsample, half_pixel', [1, 2, 4, 5], { scales: [1, 1, 2, 1.6] }, { mode: 'cubic' }],
+    ['cubic downsample sizes, A -0.5, exclude_outside, asymmetric', [1, 2, 7, 6], { sizes: [1, 2, 3, 8] }, { mode: 'cubic', cubic_coeff_a: -0.5, exclude_outside: 1, coordinate_transformation_mode: 'asymmetric' }],
+    ['cubic 3 axes, align_corners', [3, 4, 5], { sizes: [2, 6, 7] }, { mode: 'cubic', coordinate_transformation_mode: 'align_corners' }],
+    // Samples outside the input (roi beyond [0, 1]) are the extrapolation value.
+    ['tf_crop_and_resize linear sizes, extrapolation_value', [1, 2, 4, 5], { sizes: [1, 2, 5, 7], roi: [0, 0, -0.2, 0.1, 1, 1, 1.15, 0.8] }, { mode: 'linear', coordinate_transformation_mode: 'tf_crop_and_resize', extrapolation_value: 10.5 }],
+    ['tf_crop_and_resize nearest scales (length scale * roi extent)', [1, 2, 6, 6], { scales: [1, 1, 0.8, 1.5], roi: [0, 0, 0.1, -0.3, 1, 1, 0.9, 0.8] }, { coordinate_transformation_mode: 'tf_crop_and_resize', nearest_mode: 'ceil' }],
+    ['tf_crop_and_resize cubic, extrapolation -inf', [2, 6, 5], { sizes: [2, 4, 9], roi: [0, 0.3, -0.5, 1, 0.7, 1.2] }, { mode: 'cubic', coordinate_transformation_mode: 'tf_crop_and_resize', extrapolation_value: -Infinity }],
+    ['tf_crop_and_resize of every axis, default roi', [3, 4], { scales: [1.5, 0.5] }, { mode: 'linear', coordinate_transformation_mode: 'tf_crop_and_resize' }],
+  ].map(([what, dims, { scales, sizes, roi = [] }, attrs, ep = 'webgpu']) => ({
     name: `Resize ${what}`, placement: [`Resize:${ep}`], tolerance: 1e-6,
     spec: one('Resize', dims, { opset: 13, attrs, extra: ['roi', scales ? 'sc' : '', ...(sizes ? ['sz'] : [])],
-      inits: [{ name: 'roi', type: 'float32', dims: [0], values: [] }, ...(scales ? [{ name: 'sc', type: 'float32', dims: [scales.length], values: scales }] : []), ...(sizes ? [ints('sz', sizes)] : [])] }),
+      inits: [{ name: 'roi', type: 'float32', dims: [roi.length], values: roi }, ...(scales ? [{ name: 'sc', type: 'float32', dims: [scales.length], values: scales }] : []), ...(sizes ? [ints('sz', sizes)] : [])] }),
   })),
   { name: 'Resize opset 10 (asymmetric, nearest)', spec: one('Resize', [1, 1, 3, 3], { opset: 10, extra: ['sc'], inits: [{ name: 'sc', type: 'float32', dims: [4], values: [1, 1, 2.5, 0.7] }] }), placement: gpu('Resize') },
   { name: 'ConvTranspose stride pads bias', spec: one('ConvTranspose', [1, 4, 5, 5], { extra: ['w', 'b'], attrs: { strides: [2, 2], pads: [1, 1, 0, 1] }, inits: [weight('w', [4, 3, 3, 3]), weight('b', [3], 5)] }), placement: gpu('ConvTranspose') },
   { name: 'ConvTranspose grouped dilated output_padding', spec: one('ConvTranspose', [2, 4, 4, 3], { extra: ['w'], attrs: { group: 2, dilations: [2, 1], strides: [3, 2], output_padding: [1, 1] }, inits: [weight('w', [4, 3, 2, 3])] }), placement: gpu('ConvTranspose') },
   { name: 'ConvTranspose output_shape', spec: one('ConvTranspose', [1, 2, 3, 3], { extra: ['w'], attrs: { strides: [2, 2], output_shape: [8, 7] }, inits: [weight('w', [2, 2, 3, 3])] }), placement: gpu('ConvTranspose') },
-  { name: 'ConvTranspose 1-D falls back', spec: one('ConvTranspose', [1, 2, 5], { extra: ['w'], inits: [weight('w', [2, 2, 3])] }), placement: ['ConvTranspose:wasm'] },
+  { name: 'ConvTranspose 1-D', spec: one('ConvTranspose', [1, 2, 5], { extra: ['w'], inits: [weight('w', [2, 2, 3])] }), placement: gpu('ConvTranspose'), tolerance: 1e-6 },
+  { name: 'ConvTranspose 1-D grouped, strides, pads, dilations, output_padding, bias', spec: one('ConvTranspose', [2, 4, 6], { extra: ['w', 'b'],
+    attrs: { group: 2, strides: [3], pads: [1, 2], dilations: [2], output_padding: [1] }, inits: [weight('w', [4, 3, 3]), weight('b', [6], 5)] }), placement: gpu('ConvTranspose'), tolerance: 1e-6 },
+  { name: 'ConvTranspose 1-D SAME_LOWER', spec: one('ConvTranspose', [1, 3, 7], { extra: ['w'], attrs: { auto_pad: 'SAME_LOWER', strides: [2] }, inits: [weight('w', [3, 2, 4])] }), placement: gpu('ConvTranspose'), tolerance: 1e-6 },
+  { name: 'ConvTranspose 3-D falls back', spec: one('ConvTranspose', [1, 2, 3, 3, 3], { extra: ['w'], inits: [weight('w', [2, 2, 2, 2, 2])] }), placement: ['ConvTranspose:wasm'] },
   {
     name: 'Reshape and Flatten keep the buffer',
     spec: { model: { inputs: [f('x', [2, 3, 4])], outputs: [out('z')], initializers: [ints('s', [0, -1, 2])],
       nodes: [{ op: 'Reshape', inputs: ['x', 's'], outputs: ['r'] }, { op: 'Relu', inputs: ['r'], outputs: ['q'] }, { op: 'Flatten', inputs: ['q'], outputs: ['z'], attrs: { axis: 2 } }] } },
     placement: gpu('Reshape', 'Relu', 'Flatten'),
   },
+  { name: 'Transpose and Reshape chain (buffers freed after their last reader)', spec: { model: transposeChain(10) }, placement: gpu(...Array(10).fill(['Transpose', 'Reshape']).flat()), tolerance: 0 },
   {
     name: 'GPU and wasm nodes mixed, runs at once',
     spec: { concurrent: true, model: { inputs: [f('x', [1, 2, 6, 6])], outputs: [out('z')], initializers: [weight('w', [3, 2, 3, 3]), ints('s', [1, -1])],

@@ -12,7 +12,7 @@ import { ROOT } from '../js/native.js';
 const DATA = process.env.TWINRT_TESTDATA || '/usr/share/libonnx-testdata/data';
 // gather covers gather_elements; identity_opt and identity_sequence hold no tensors; the
 // string casts have no typed array here, and bfloat16 inputs come back from the parser as uint16.
-const OPS = /^test_(add|sub|mul|div|pow|relu|sigmoid|tanh|exp|sqrt|erf|clip|hardsigmoid|hardswish|leakyrelu|matmul|gemm|conv|maxpool|averagepool|globalaveragepool|softmax|reshape|flatten|transpose|concat|layer_normalization|batchnorm|reduce_mean|reduce_sum(?!_square)|reduce_max|reduce_min|squeeze|unsqueeze|identity(?!_)|slice|gather|gathernd|where|cast(?!_FLOAT_to_STRING|_STRING_to|_BFLOAT16_to)|split|resize|convtranspose)(_|$)/;
+const OPS = /^test_(add|sub|mul|div|pow|relu|sigmoid|tanh|exp|sqrt|erf|clip|hardsigmoid|hardswish|leakyrelu|matmul|gemm|conv|maxpool|averagepool|globalaveragepool|softmax|reshape|flatten|transpose|concat|layer_normalization|batchnorm|reduce_(?:sum|mean|prod|max|min|l1|l2|log_sum)|squeeze|unsqueeze|identity(?!_)|slice|gather|gathernd|where|cast(?!_FLOAT_to_STRING|_STRING_to|_BFLOAT16_to)|split|resize|convtranspose)(_|$)/;
 
 // Data sets the native runner lists as failing in default mode.
 function listedFailures() {

@@ -90,6 +90,36 @@ window.webgpuBadInput = async (spec) => {
   return messages;
 };
 
+// How many GPU buffers a run of a WebGPU session holds at once (createBuffer minus
+// destroy on its device, readback buffers included): { peak, left, placement }.
+window.webgpuLiveBuffers = async (spec) => {
+  const session = await InferenceSession.create(makeModel(spec.model), { executionProviders: ['webgpu'] });
+  const device = await env.webgpu.device;
+  const create = device.createBuffer;
+  let live = 0, peak = 0;
+  device.createBuffer = function (descriptor) {
+    const buffer = create.call(this, descriptor);
+    peak = Math.max(peak, ++live);
+    const destroy = buffer.destroy;
+    let destroyed = false;
+    buffer.destroy = function () {
+      if (!destroyed) live--;
+      destroyed = true;
+      return destroy.call(this);
+    };
+    return buffer;
+  };
+  try {
+    const feeds = {};
+    session.inputMetadata.forEach((m, k) => { feeds[m.name] = new Tensor('float32', inputData(m.shape.reduce((a, b) => a * b, 1), 7 + k), m.shape); });
+    await session.run(feeds);
+    return { peak, left: live, placement: session.placement.map((p) => `${p.op}:${p.ep}`) };
+  } finally {
+    device.createBuffer = create;
+    await session.release();
+  }
+};
+
 window.webgpuAdapter = async () => {
   if (!navigator.gpu) return null;
   const a = await navigator.gpu.requestAdapter();

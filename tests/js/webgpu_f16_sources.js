@@ -36,6 +36,7 @@ const CASES = [
   ['Transpose', layout.Transpose, [[2, 3, 4]], { perm: [2, 0, 1] }],
   ['Concat', layout.Concat, [[2, 3], [2, 2]], { axis: 1 }],
   ['ReduceMean', reduce.ReduceMean, [[2, 3, 4]], { axes: [1] }],
+  ['ReduceLogSumExp', reduce.ReduceLogSumExp, [[2, 3, 4]], { axes: [1] }],
   ['Gather', select.Gather, [[4, 3], { type: 'int64', dims: [2], data: [3, -1] }], { axis: 0 }],
   ['MaxPool', pool.MaxPool, [[1, 1, 4, 4]], { kernel_shape: [2, 2], strides: [2, 2] }],
   ['Cast to int64', cast.Cast, [[5]], { to: 7 }],

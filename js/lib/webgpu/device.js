@@ -126,21 +126,33 @@ export class Gpu {
     return p;
   }
 
+  // A new buffer of `elements` of `type`.
+  output(elements, type = 'float32') {
+    return tagType(this.buffer(elements * GPU_TYPES[type].bytes), type);
+  }
+
   // Runs `body` (WGSL statements that see `i`, the invocation's index, and write `out`) for
   // i in [0, count); it may call math.js's functions. inputs: GPUBuffers bound read-only as in0, in1, ...; the output has
   // `outElements` of `outType`: by default float32, or float16 when an input is (f16.js: the
   // body still computes in f32). Returns the output buffer.
   compute(body, inputs, outElements, count = outElements, outType = null) {
+    const out = this.output(outElements, outType || (inputs.some((b) => typeOf(b) === 'float16') ? 'float16' : 'float32'));
+    this.dispatch(body, inputs, out, count);
+    return out;
+  }
+
+  // compute() into an existing buffer `out`: for an output that several dispatches fill,
+  // each writing its own elements.
+  dispatch(body, inputs, out, count) {
+    if (count === 0) return;
     const f16Inputs = inputs.map((b, k) => (typeOf(b) === 'float16' ? k : -1)).filter((k) => k >= 0);
-    outType ||= f16Inputs.length ? 'float16' : 'float32';
-    const out = tagType(this.buffer(outElements * GPU_TYPES[outType].bytes), outType);
-    if (count === 0) return out;
+    const f16Out = typeOf(out) === 'float16';
     const groups = Math.ceil(count / WORKGROUP);
     const gx = Math.min(groups, MAX_GROUPS_X), gy = Math.ceil(groups / gx);
     const type = (b) => GPU_TYPES[typeOf(b)].wgsl;
     const decls = inputs.map((b, k) => `@group(0) @binding(${k}) var<storage, read> in${k} : array<${type(b)}>;`);
-    const f16 = f16Inputs.length > 0 || outType === 'float16';
-    if (f16) body = adaptBody(body, f16Inputs, outType === 'float16');
+    const f16 = f16Inputs.length > 0 || f16Out;
+    if (f16) body = adaptBody(body, f16Inputs, f16Out);
     const code = `${f16 ? 'enable f16;\n' : ''}${helpersFor(body)}${decls.join('\n')}
 @group(0) @binding(${inputs.length}) var<storage, read_write> out : array<${type(out)}>;
 @compute @workgroup_size(${WORKGROUP})
@@ -159,6 +171,5 @@ ${body}
     pass.dispatchWorkgroups(gx, gy);
     pass.end();
     this.device.queue.submit([enc.finish()]);
-    return out;
   }
 }

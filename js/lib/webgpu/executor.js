@@ -27,7 +27,8 @@ const KERNELS = { ...elementwise, ...matmul, ...conv, ...pool, ...softmax, ...la
 const F16_OPS = new Set(['Add', 'Sub', 'Mul', 'Div', 'Relu', 'Sigmoid', 'Tanh', 'Exp', 'Sqrt', 'Erf', 'HardSwish',
   'HardSigmoid', 'LeakyRelu', 'Clip', 'ai.twinrt:FusedElementwise', 'MatMul', 'Gemm', 'Conv', 'MaxPool', 'AveragePool',
   'GlobalAveragePool', 'Softmax', 'Reshape', 'Flatten', 'Squeeze', 'Unsqueeze', 'Identity', 'Transpose', 'Concat',
-  'ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'Slice', 'Gather', 'GatherElements', 'GatherND', 'Split', 'Where']);
+  'ReduceSum', 'ReduceMean', 'ReduceMax', 'ReduceMin', 'ReduceProd', 'ReduceL1', 'ReduceL2', 'ReduceSumSquare', 'ReduceLogSum',
+  'ReduceLogSumExp', 'Slice', 'Gather', 'GatherElements', 'GatherND', 'Split', 'Where']);
 
 // A value of the run: a CPU Tensor, a GPU buffer (float32), or both.
 class Slot {
@@ -66,6 +67,17 @@ function checkGpuFeed(name, x) {
   return { type: x.type, dims, buffer: x.gpuBuffer };
 }
 
+// Value name -> index of the last step that reads it (Infinity for the graph's outputs);
+// a value no step reads has no entry.
+function lastReaders(plan) {
+  const last = new Map();
+  plan.steps.forEach((step, index) => {
+    for (const name of [...step.inputs, ...step.implicit]) if (name) last.set(name, index);
+  });
+  for (const name of plan.outputs) last.set(name, Infinity);
+  return last;
+}
+
 // A GPU tensor, disposed or not (checkGpuFeed refuses a disposed one).
 const onGpu = (x) => !!x && !!x.gpuBuffer;
 
@@ -81,6 +93,7 @@ export class WebGpuExecutor {
     this.plan = runtime.graph(id);
     this.constantNames = new Set(this.plan.constants);
     this.constants = new Map();  // name -> Slot, uploaded once and kept for every run
+    this.lastReader = lastReaders(this.plan);
     this.placement = [];
   }
 
@@ -109,7 +122,7 @@ export class WebGpuExecutor {
     // A GPU feed is read where it is, never freed by the run.
     for (const [name, x] of checked)
       values.set(name, x.buffer ? new Slot(x.type, [...x.dims], null, x.buffer) : new Slot(x.type, [...x.dims], new Tensor(x.type, x.data, x.dims)));
-    const created = new Set();  // buffers of this run, freed at its end (outputs may share them)
+    const created = new Set();  // buffers of this run not yet freed
     const placement = [];
     const device = this.gpu.device;
     device.pushErrorScope('out-of-memory');
@@ -127,6 +140,7 @@ export class WebGpuExecutor {
         const why = await this.runOnGpu(step, ins, values, created);
         if (why !== null) await this.runOnWasm(index, step, ins, values);
         placement.push(why === null ? { node: step.name, op: step.op, ep: 'webgpu' } : { node: step.name, op: step.op, ep: 'wasm', reason: why });
+        this.freeDead(index, values, created);
       }
       const result = {};
       for (const name of this.plan.outputs)
@@ -141,6 +155,20 @@ export class WebGpuExecutor {
       const errors = [await device.popErrorScope(), await device.popErrorScope()].filter(Boolean);
       for (const b of created) b.destroy();
       if (errors.length && !failure) throw new TwinrtError(`webgpu: ${errors.map((e) => e.message).join('; ')}`, 'INTERNAL');
+    }
+  }
+
+  // After step `index`: forgets the values no later step reads (the outputs stay) and frees
+  // this run's buffers that no remaining value holds: a dead value's own buffer (unless a
+  // Reshape-like output still shares it), a step's tables and packed operands. Work already
+  // submitted that reads a freed buffer still completes (WebGPU defers the release).
+  freeDead(index, values, created) {
+    for (const name of values.keys()) if (!(this.lastReader.get(name) > index)) values.delete(name);
+    const held = new Set([...values.values()].map((v) => v.buffer));
+    for (const b of created) {
+      if (held.has(b)) continue;
+      b.destroy();
+      created.delete(b);
     }
   }
 

@@ -2,6 +2,7 @@
 // shape over the same bytes);
 // Transpose and Concat copy, one output element per invocation.
 import { MAX_INPUTS, coords, numel, strides } from './wgsl.js';
+import { typeOf } from './types.js';
 
 function reshapeDims(node, ins) {
   const shape = Array.from(ins[1].data, Number);
@@ -78,6 +79,7 @@ const transpose = {
 };
 
 function concatAxis(node, ins) {
+  if (ins.some((x) => !x)) return null;
   const rank = ins[0].dims.length;
   const axis = node.attrs.axis < 0 ? node.attrs.axis + rank : node.attrs.axis;
   if (!(axis >= 0 && axis < rank)) return null;
@@ -85,28 +87,32 @@ function concatAxis(node, ins) {
   return same ? axis : null;
 }
 
+// Up to MAX_INPUTS inputs per dispatch, each dispatch writing its inputs' range of the
+// axis into the one output; an input with no elements binds nothing.
 const concat = {
-  check: (node, ins) => {
-    if (ins.length > MAX_INPUTS || ins.some((x) => !x)) return 'too many inputs';
-    return concatAxis(node, ins) === null ? 'shapes do not concatenate' : null;
-  },
+  check: (node, ins) => (concatAxis(node, ins) === null ? 'shapes do not concatenate' : null),
   run(gpu, node, ins) {
     const axis = concatAxis(node, ins);
     const out = [...ins[0].dims];
     out[axis] = ins.reduce((n, x) => n + x.dims[axis], 0);
     const before = numel(out.slice(0, axis)), after = numel(out.slice(axis + 1));
-    // Each input's slice along the axis; an input with no elements binds nothing.
     const parts = [];
     let start = 0;
     for (const x of ins) {
       if (x.dims[axis]) parts.push({ x, start, len: x.dims[axis] });
       start += x.dims[axis];
     }
-    const branches = parts.map((p, k) => `  if (a < ${p.start + p.len}u) { out[i] = in${k}[(o * ${p.len}u + a - ${p.start}u) * ${after}u + r]; return; }`);
-    const body = `  let r = i % ${after}u; let a = (i / ${after}u) % ${out[axis]}u; let o = i / ${after * out[axis]}u;
+    const buffer = gpu.output(numel(out), typeOf(ins[0].buffer));
+    for (let g = 0; g < parts.length; g += MAX_INPUTS) {
+      const group = parts.slice(g, g + MAX_INPUTS);
+      const first = group[0].start, len = group.reduce((n, p) => n + p.len, 0);
+      const branches = group.map((p, k) => `  if (a < ${p.start + p.len}u) { out[at] = in${k}[(o * ${p.len}u + a - ${p.start}u) * ${after}u + r]; return; }`);
+      const body = `  let r = i % ${after}u; let a = ${first}u + (i / ${after}u) % ${len}u; let o = i / ${after * len}u;
+  let at = (o * ${out[axis]}u + a) * ${after}u + r;
 ${branches.join('\n')}`;
-    const n = before * out[axis] * after;
-    return [{ dims: out, buffer: gpu.compute(body, parts.map((p) => p.x.buffer), n) }];
+      gpu.dispatch(body, group.map((p) => p.x.buffer), buffer, before * len * after);
+    }
+    return [{ dims: out, buffer }];
   },
 };
 

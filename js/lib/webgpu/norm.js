@@ -2,13 +2,22 @@
 // variance (two passes summed in index order, as the wasm kernel does), and writes the row.
 // BatchNormalization (inference): one invocation per element, with the per-channel factor
 // scale / sqrt(var + epsilon) computed on the CPU in double, as the wasm kernel does.
-import { f32, numel } from './wgsl.js';
+import { broadcastIndex, broadcastShape, coords, f32, numel } from './wgsl.js';
 
 function rows(node, dims) {
   let axis = node.attrs.axis ?? -1;
   if (axis < 0) axis += dims.length;
   if (axis < 0 || axis >= dims.length) return null;
   return { axis, inner: numel(dims.slice(axis)), outer: numel(dims.slice(0, axis)) };
+}
+
+// The WGSL index of Scale or B (dims `p`) broadcast to the normalized shape `norm`, from
+// k, the index within the row; null when it does not broadcast to exactly that shape (the
+// wasm kernel refuses it).
+function paramIndex(p, norm) {
+  const joint = broadcastShape([p, norm]);
+  if (!joint || joint.join() !== norm.join()) return null;
+  return numel(p) === numel(norm) ? 'k' : broadcastIndex(p, norm, 'n');
 }
 
 const extraOutputs = (node, count) => node.outputs.slice(count).some(Boolean);
@@ -28,7 +37,8 @@ const layerNorm = {
     if (!r) return 'axis out of range';
     if (!r.inner) return 'empty rows';  // the wasm kernel's statistics of no elements are 0
     if ((node.attrs.stash_type ?? 1) !== 1) return 'stash_type other than float';
-    if (ins.slice(1).some((p) => p && numel(p.dims) !== r.inner)) return 'scale or bias does not cover the normalized shape';
+    const norm = ins[0].dims.slice(r.axis);
+    if (ins.slice(1).some((p) => p && paramIndex(p.dims, norm) === null)) return 'scale or bias does not broadcast to the normalized shape';
     return null;
   },
   // Y, then the optional Mean and InvStdDev: each its own dispatch of one invocation per
@@ -37,8 +47,13 @@ const layerNorm = {
     const dims = ins[0].dims, { axis, inner, outer } = rows(node, dims), n = numel(dims);
     const stats = rowStats(inner, node.attrs.epsilon ?? 1e-5);
     const inputs = [ins[0].buffer, ins[1].buffer, ...(ins[2] ? [ins[2].buffer] : [])];
+    const norm = dims.slice(axis), [scale, bias] = [ins[1], ins[2]].map((p) => p && paramIndex(p.dims, norm));
+    // Coordinates in the normalized shape, for a broadcast Scale or B.
+    const at = scale !== 'k' || (bias && bias !== 'k') ? `${coords(norm, 'k', 'n')}\n    ` : '';
     const y = `${stats}
-  for (var k = 0u; k < ${inner}u; k++) { out[base + k] = (in0[base + k] - mean) * inv * in1[k]${ins[2] ? ' + in2[k]' : ''}; }`;
+  for (var k = 0u; k < ${inner}u; k++) {
+    ${at}out[base + k] = (in0[base + k] - mean) * inv * in1[${scale}]${bias ? ` + in2[${bias}]` : ''};
+  }`;
     const outs = [{ dims, buffer: gpu.compute(y, inputs, n, n ? outer : 0) }];
     const statDims = dims.map((d, k) => (k < axis ? d : 1));
     for (const v of ['mean', 'inv'].slice(0, node.outputs.length - 1))
