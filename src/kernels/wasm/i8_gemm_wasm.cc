@@ -59,9 +59,13 @@ void store(const I8TileArgs& t, const v128_t (&acc)[kMr][2]) {
   v128_t m[2] = {}, zero = wasm_i32x4_splat(t.y_zero);
   if (t.y) {  // y_multiplier has col_count entries
     float multiplier[kNr] = {};
-    for (int j = 0; j < t.col_count; ++j) multiplier[j] = t.y_multiplier[j];
-    m[0] = wasm_v128_load(multiplier);
-    m[1] = wasm_v128_load(multiplier + 4);
+    const float* from = t.y_multiplier;
+    if (t.col_count < kNr) {  // (copied only then: a vector load over fresh scalar stores stalls)
+      for (int j = 0; j < t.col_count; ++j) multiplier[j] = t.y_multiplier[j];
+      from = multiplier;
+    }
+    m[0] = wasm_v128_load(from);
+    m[1] = wasm_v128_load(from + 4);
   }
   for (int r = 0; r < t.row_count; ++r) {
     const v128_t row_add = wasm_i32x4_splat(t.row_add[r]);
