@@ -92,12 +92,15 @@ std::pair<std::vector<float>, std::vector<float>> run(F32DwConvFn kernel, const 
 }
 
 // Every geometry on one plane, and on three planes with a clamp (with specials the first and
-// last planes' weights hold inf/NaN, so a batch mixes finite and non-finite weights).
+// last planes' weights hold inf/NaN, so a batch mixes finite and non-finite weights). Planes
+// narrower than 16 columns also in a batch of 37: two blocks of 16 channels and 5 left over
+// for the channel-blocked path (AVX-512), its first and last blocks with the specials.
 std::vector<Case> cases() {
   std::vector<Case> out;
   for (const Geometry& g : geometries()) {
     out.push_back({g, 1, std::nullopt});
     out.push_back({g, 3, std::pair<float, float>(-0.5f, 1.0f)});
+    if (g.w < 16 && g.h < 40) out.push_back({g, 37, std::pair<float, float>(-0.5f, 1.0f)});
   }
   return out;
 }
