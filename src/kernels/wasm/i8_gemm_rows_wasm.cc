@@ -14,6 +14,7 @@
 #include <wasm_simd128.h>
 
 #include "kernels/gemm/i8_gemm.h"
+#include "kernels/wasm/i8_lanes_wasm.h"
 
 namespace twinrt::kernels {
 namespace {
@@ -47,16 +48,7 @@ void store_row(const I8TileArgs& t, int r, const v128_t (&acc)[4]) {
     const v128_t pairs = wasm_i32x4_add(wasm_i32x4_shuffle(x, y, 0, 2, 4, 6), wasm_i32x4_shuffle(x, y, 1, 3, 5, 7));
     sums[h] = wasm_i32x4_add(wasm_i32x4_add(pairs, row_add), wasm_v128_load(t.col_add + 4 * h));
   }
-  int32_t* c = t.c + r * t.ldc;
-  if (t.col_count == kNr) {
-    wasm_v128_store(c, sums[0]);
-    wasm_v128_store(c + 4, sums[1]);
-    return;
-  }
-  int32_t out[kNr];
-  wasm_v128_store(out, sums[0]);
-  wasm_v128_store(out + 4, sums[1]);
-  for (int j = 0; j < t.col_count; ++j) c[j] = out[j];
+  store_sums(t.c + r * t.ldc, sums, t.col_count);
 }
 
 template <bool RowsU8>

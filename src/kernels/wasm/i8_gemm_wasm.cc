@@ -14,7 +14,7 @@
 // 32-bit splat: reading the bytes in place took a splat and a zero-extension per row and
 // pair, re-done for every column panel.
 // With I8TileArgs::y set the tile requantizes its sums to uint8 in its epilogue
-// (indirect_requantizes_u8) with requantize_u8__wasmsimd's rounding (i8_round_wasm.h).
+// (indirect_requantizes_u8) with requantize_u8__wasmsimd's rounding (i8_lanes_wasm.h).
 // Compiled only by emscripten (CMakeLists.txt); SIMD128 builds only.
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "kernels/gemm/i8_gemm.h"
-#include "kernels/wasm/i8_round_wasm.h"
+#include "kernels/wasm/i8_lanes_wasm.h"
 
 namespace twinrt::kernels {
 namespace {
@@ -75,16 +75,7 @@ void store(const I8TileArgs& t, const v128_t (&acc)[kMr][2]) {
       store_requantized(t, r, sums, m, zero);
       continue;
     }
-    int32_t* c = t.c + r * t.ldc;
-    if (t.col_count == kNr) {  // a variable-length memcpy here was a call per row: 7.6% of a ResNet-50 profile
-      wasm_v128_store(c, sums[0]);
-      wasm_v128_store(c + 4, sums[1]);
-      continue;
-    }
-    int32_t out[kNr];
-    wasm_v128_store(out, sums[0]);
-    wasm_v128_store(out + 4, sums[1]);
-    for (int j = 0; j < t.col_count; ++j) c[j] = out[j];
+    store_sums(t.c + r * t.ldc, sums, t.col_count);
   }
 }
 

@@ -12,7 +12,7 @@
 #include <type_traits>
 
 #include "kernels/gemm/i8_gemm.h"
-#include "kernels/wasm/i8_round_wasm.h"
+#include "kernels/wasm/i8_lanes_wasm.h"
 
 namespace twinrt::kernels {
 namespace {
