@@ -22,6 +22,7 @@ void i8_gemm_6x8_indirect_u8__scalar(const I8TileArgs&);
 #if defined(__wasm_simd128__)
 void i8_gemm_2x8_rows_u8__wasmsimd(const I8TileArgs&);
 void i8_gemm_2x8_rows_s8__wasmsimd(const I8TileArgs&);
+void i8_gemm_2x8_rows_u16__wasmsimd(const I8TileArgs&);
 void i8_gemm_4x8_indirect_u8__wasmsimd(const I8TileArgs&);
 void i8_arrange_pairs__wasmsimd(I8Panels&);
 void requantize_u8__wasmsimd(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, uint8_t*);
@@ -49,11 +50,13 @@ void qdq_add_u8__avx512(const uint8_t*, const uint8_t*, int64_t, const QdqAddPar
 
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
 #if defined(__wasm_simd128__)
-  // No indirect tile of this shape: the NHWC convolution takes i8_indirect_kernel's.
+  // No indirect tile of this shape: the NHWC convolution takes i8_indirect_kernel's. The
+  // products with packed weights (MatMul's B) widen the activations once and run rows_u16
+  // on columns arranged in int16 pairs, the NHWC tile's scheme.
   static const I8GemmKernel scalar{"i8_gemm_2x8__wasmsimd", 2, 8, i8_gemm_2x8_rows_u8__wasmsimd,
-                                   i8_gemm_2x8_rows_s8__wasmsimd, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                   requantize_u8__wasmsimd, requantize_s8__wasmsimd, quantize_u8, quantize_s8,
-                                   qdq_add_u8__wasmsimd};
+                                   i8_gemm_2x8_rows_s8__wasmsimd, nullptr, nullptr, i8_gemm_2x8_rows_u16__wasmsimd,
+                                   nullptr, nullptr, requantize_u8__wasmsimd, requantize_s8__wasmsimd, quantize_u8,
+                                   quantize_s8, qdq_add_u8__wasmsimd, nullptr, 1, false, i8_arrange_pairs__wasmsimd};
 #else
   static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,
                                    i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};

@@ -29,7 +29,8 @@ struct I8Panels {
   bool is_unsigned = false;     // the domain the bytes are in
   bool signed_7bit = false;     // signed, and every value in [-64, 64] (the *_7bit tiles' condition)
   int value_bytes = 1;          // 2: values widened to 16 bits: unsigned rows by i8_widen_rows (same
-                                //    order), or columns by a kernel's arrange_indirect_cols (its order)
+                                //    order), or columns by a kernel's arrange_indirect_cols or
+                                //    arrange_u16_cols (its order)
   std::vector<uint8_t> bytes;   // panel_count(outer, width) * k_groups * width * 4 * value_bytes
   std::vector<int32_t> sums;    // per row/column: the sum of its packed values, `outer` entries
   const uint8_t* panel(int64_t i) const { return bytes.data() + i * k_groups * width * 4 * value_bytes; }
@@ -107,6 +108,9 @@ struct I8GemmKernel {
   // indirect_u8 requantizes in its epilogue when I8TileArgs::y is set: the int32 sums go
   // from registers to bytes without a round trip through memory.
   bool indirect_requantizes_u8 = false;
+  // Rewrites column panels packed by i8_pack into the layout rows_u16 reads, once per
+  // constant; null: rows_u16 reads i8_pack's layout.
+  void (*arrange_u16_cols)(I8Panels&) = nullptr;
 };
 
 // The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it

@@ -102,6 +102,26 @@ void i8_arrange_pairs__wasmsimd(I8Panels& panels) {
   panels.value_bytes = 2;
 }
 
+// The same products on packed row panels of 2 rows widened to uint16 (i8_widen_rows: group g
+// of row r at values g * 8 + r * 4), for the products with packed weights (MatMul's B, its
+// columns arranged by i8_arrange_pairs__wasmsimd): a 2 x 8 tile of the portable scheme
+// widened every column and row byte in every tile, at half this tile's rate.
+void i8_gemm_2x8_rows_u16__wasmsimd(const I8TileArgs& t) {
+  const v128_t zero = wasm_i32x4_splat(0);
+  v128_t l0 = zero, h0 = zero, l1 = zero, h1 = zero;
+  const uint16_t* rows = reinterpret_cast<const uint16_t*>(t.rows);
+  const int16_t* cols = reinterpret_cast<const int16_t*>(t.cols);
+  for (int64_t g = 0; g < t.k_groups; ++g, rows += 2 * 4, cols += 4 * kNr) {
+    for (int pair = 0; pair < 2; ++pair) {
+      const v128_t c0 = wasm_v128_load(cols + pair * 2 * kNr), c1 = wasm_v128_load(cols + pair * 2 * kNr + 8);
+      madd_row(l0, h0, c0, c1, rows + 2 * pair);
+      madd_row(l1, h1, c0, c1, rows + 4 + 2 * pair);
+    }
+  }
+  const v128_t acc[kMr][2] = {{l0, h0}, {l1, h1}, {zero, zero}, {zero, zero}};
+  store(t, acc);
+}
+
 void i8_gemm_4x8_indirect_u8__wasmsimd(const I8TileArgs& t) {
   // Named accumulators: with an array clang kept them in linear memory (a load and a store
   // per product).

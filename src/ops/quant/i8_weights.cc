@@ -7,6 +7,12 @@ namespace {
 
 bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8; }
 
+// Whether products with these packed weights widen the activations and run rows_u16: where
+// the kernel has that tile, unless 7-bit weights have a faster one of their own, on bytes.
+bool uses_u16_rows(const kernels::I8GemmKernel& kernel, const kernels::I8Panels& weights) {
+  return kernel.rows_u16 && !(weights.signed_7bit && kernel.rows_u8_7bit);
+}
+
 }  // namespace
 
 std::optional<I8Weights> pack_matmul_weights(Isa isa, const Tensor& b) {
@@ -18,6 +24,7 @@ std::optional<I8Weights> pack_matmul_weights(Isa isa, const Tensor& b) {
   const int64_t k = b.dim(0), n = b.dim(1);
   w.parts.resize(1);
   kernels::i8_pack(b.data<uint8_t>(), w.src_unsigned, 1, n, 0, n, k, w.kernel->nr, false, w.parts[0]);
+  if (uses_u16_rows(*w.kernel, w.parts[0]) && w.kernel->arrange_u16_cols) w.kernel->arrange_u16_cols(w.parts[0]);
   return w;
 }
 
@@ -52,7 +59,7 @@ void matmul_packed(ThreadPool& pool, const I8Weights& b, const std::vector<int32
   // panels pass under it. Row panel by row panel, B was streamed once per 6 rows.
   constexpr int64_t kRowBlockBytes = 256 * 1024, kChunkPanels = 16;
   const int64_t row_panels = (rows + kernel.mr - 1) / kernel.mr, col_panels = (n + kernel.nr - 1) / kernel.nr;
-  const bool widen = kernel.rows_u16 && !bp.signed_7bit;  // 7-bit weights have a faster tile of their own, on bytes
+  const bool widen = uses_u16_rows(kernel, bp);
   const int64_t row_bytes = std::max<int64_t>(k, 1) * (widen ? 2 : 1);
   const int64_t block_panels = std::clamp<int64_t>(kRowBlockBytes / (kernel.mr * row_bytes), 1, row_panels);
   const int64_t row_blocks = (row_panels + block_panels - 1) / block_panels;
