@@ -56,7 +56,7 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa) {
   static const I8GemmKernel scalar{"i8_gemm_2x8__wasmsimd", 2, 8, i8_gemm_2x8_rows_u8__wasmsimd,
                                    i8_gemm_2x8_rows_s8__wasmsimd, nullptr, nullptr, i8_gemm_2x8_rows_u16__wasmsimd,
                                    nullptr, nullptr, requantize_u8__wasmsimd, requantize_s8__wasmsimd, quantize_u8,
-                                   quantize_s8, qdq_add_u8__wasmsimd, nullptr, 1, false, i8_arrange_pairs__wasmsimd};
+                                   quantize_s8, qdq_add_u8__wasmsimd, i8_arrange_pairs__wasmsimd};
 #else
   static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,
                                    i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};

@@ -29,8 +29,8 @@ struct I8Panels {
   bool is_unsigned = false;     // the domain the bytes are in
   bool signed_7bit = false;     // signed, and every value in [-64, 64] (the *_7bit tiles' condition)
   int value_bytes = 1;          // 2: values widened to 16 bits: unsigned rows by i8_widen_rows (same
-                                //    order), or columns by a kernel's arrange_indirect_cols or
-                                //    arrange_u16_cols (its order)
+                                //    order), or columns by a kernel's arrange_wide_cols (its
+                                //    order)
   std::vector<uint8_t> bytes;   // panel_count(outer, width) * k_groups * width * 4 * value_bytes
   std::vector<int32_t> sums;    // per row/column: the sum of its packed values, `outer` entries
   const uint8_t* panel(int64_t i) const { return bytes.data() + i * k_groups * width * 4 * value_bytes; }
@@ -99,18 +99,16 @@ struct I8GemmKernel {
   I8QuantizeU8Fn quantize_u8;      // quantize_u8/_s8 below, compiled for this tier
   I8QuantizeS8Fn quantize_s8;
   I8QdqAddU8Fn qdq_add_u8 = nullptr;  // null (the native scalar tier): the caller's own loop or qdq_add_u8 below
-  // Rewrites column panels packed by i8_pack (width nr, signed) into the layout indirect_u8
-  // reads, once per constant; null: indirect_u8 reads i8_pack's layout.
-  void (*arrange_indirect_cols)(I8Panels&) = nullptr;
+  // Rewrites column panels packed by i8_pack (width nr, signed) into the layout this
+  // kernel's tiles on 16-bit rows read (indirect_u8 with indirect_row_bytes 2, rows_u16),
+  // once per constant; null: they read i8_pack's layout.
+  void (*arrange_wide_cols)(I8Panels&) = nullptr;
   // 2: indirect_u8 reads rows of uint16 values (the NHWC input widened once per call, so the
   // tile does not widen each row once per column panel); 1: the uint8 input in place.
   int indirect_row_bytes = 1;
   // indirect_u8 requantizes in its epilogue when I8TileArgs::y is set: the int32 sums go
   // from registers to bytes without a round trip through memory.
   bool indirect_requantizes_u8 = false;
-  // Rewrites column panels packed by i8_pack into the layout rows_u16 reads, once per
-  // constant; null: rows_u16 reads i8_pack's layout.
-  void (*arrange_u16_cols)(I8Panels&) = nullptr;
 };
 
 // The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it

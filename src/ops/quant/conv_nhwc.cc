@@ -17,7 +17,7 @@ std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w) 
     for (int64_t ch = 0; ch < c; ++ch)
       for (int64_t t = 0; t < taps; ++t) tap_major[static_cast<size_t>(o * k + t * c + ch)] = src[(o * c + ch) * taps + t];
   kernels::i8_pack(tap_major.data(), false, k, 1, 0, m, k, out.kernel->nr, false, out.panels);
-  if (out.kernel->arrange_indirect_cols) out.kernel->arrange_indirect_cols(out.panels);
+  if (out.kernel->arrange_wide_cols) out.kernel->arrange_wide_cols(out.panels);
   return out;
 }
 

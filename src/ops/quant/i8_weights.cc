@@ -24,7 +24,7 @@ std::optional<I8Weights> pack_matmul_weights(Isa isa, const Tensor& b) {
   const int64_t k = b.dim(0), n = b.dim(1);
   w.parts.resize(1);
   kernels::i8_pack(b.data<uint8_t>(), w.src_unsigned, 1, n, 0, n, k, w.kernel->nr, false, w.parts[0]);
-  if (uses_u16_rows(*w.kernel, w.parts[0]) && w.kernel->arrange_u16_cols) w.kernel->arrange_u16_cols(w.parts[0]);
+  if (uses_u16_rows(*w.kernel, w.parts[0]) && w.kernel->arrange_wide_cols) w.kernel->arrange_wide_cols(w.parts[0]);
   return w;
 }
 
