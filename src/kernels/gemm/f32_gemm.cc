@@ -19,8 +19,8 @@ void f32_gemm_4x4__wasm(const F32TileArgs&);
 #ifdef TWINRT_X86
 void f32_gemm_6x16__avx2(const F32TileArgs&);
 void f32_gemm_6x16_fma__avx2(const F32TileArgs&);
-void f32_gemm_8x32__avx512(const F32TileArgs&);
-void f32_gemm_8x32_fma__avx512(const F32TileArgs&);
+void f32_gemm_12x32__avx512(const F32TileArgs&);
+void f32_gemm_12x32_fma__avx512(const F32TileArgs&);
 #endif
 
 const F32GemmKernel& f32_gemm_kernel(Isa isa, bool fma) {
@@ -34,8 +34,8 @@ const F32GemmKernel& f32_gemm_kernel(Isa isa, bool fma) {
 #ifdef TWINRT_X86
   static const F32GemmKernel avx2{"f32_gemm_6x16__avx2", 6, 16, f32_gemm_6x16__avx2};
   static const F32GemmKernel avx2_fma{"f32_gemm_6x16_fma__avx2", 6, 16, f32_gemm_6x16_fma__avx2};
-  static const F32GemmKernel avx512{"f32_gemm_8x32__avx512", 8, 32, f32_gemm_8x32__avx512};
-  static const F32GemmKernel avx512_fma{"f32_gemm_8x32_fma__avx512", 8, 32, f32_gemm_8x32_fma__avx512};
+  static const F32GemmKernel avx512{"f32_gemm_12x32__avx512", 12, 32, f32_gemm_12x32__avx512};
+  static const F32GemmKernel avx512_fma{"f32_gemm_12x32_fma__avx512", 12, 32, f32_gemm_12x32_fma__avx512};
   if (isa == Isa::kAvx512) return fma ? avx512_fma : avx512;
   if (isa == Isa::kAvx2) return fma ? avx2_fma : avx2;
 #else
