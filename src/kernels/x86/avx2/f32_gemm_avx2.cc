@@ -10,4 +10,5 @@
 #define TWINRT_TILE_VW 8
 #define TWINRT_TILE_MR 6
 #define TWINRT_TILE_NV 2
+#define TWINRT_TILE_PREFETCH 8
 #include "kernels/gemm/f32_gemm_tile.inc"

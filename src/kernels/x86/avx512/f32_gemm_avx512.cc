@@ -10,4 +10,5 @@
 #define TWINRT_TILE_VW 16
 #define TWINRT_TILE_MR 12
 #define TWINRT_TILE_NV 2
+#define TWINRT_TILE_PREFETCH 8
 #include "kernels/gemm/f32_gemm_tile.inc"
