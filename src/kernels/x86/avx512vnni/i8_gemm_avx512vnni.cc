@@ -10,6 +10,9 @@ namespace twinrt::kernels {
 namespace {
 
 constexpr int kMr = 6, kNr = 32;
+// How far ahead the column panel (weights, from memory in a model) is prefetched: 8 depth
+// groups.
+constexpr int64_t kPrefetchBytes = 8 * kNr * 4;
 
 // acc += dot4(u8 bytes of u, s8 bytes of s) per int32 lane. Inline assembly because GCC 12
 // copies the accumulator around each _mm512_dpbusd_epi32 (two extra moves per product).
@@ -48,6 +51,8 @@ __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t tap
       rows[r] = p;
     }
     for (int64_t g = 0; g < t.k_groups; ++g, cols += kNr * 4) {
+      _mm_prefetch(reinterpret_cast<const char*>(cols + kPrefetchBytes), _MM_HINT_T0);
+      _mm_prefetch(reinterpret_cast<const char*>(cols + kPrefetchBytes + 64), _MM_HINT_T0);
       const __m512i c0 = _mm512_loadu_si512(cols);
       const __m512i c1 = _mm512_loadu_si512(cols + 64);
       auto row = [&](int r, __m512i& x0, __m512i& x1) {
