@@ -15,6 +15,10 @@ constexpr int64_t kAChunkBytes = 512 * 1024;
 // B panels that are packed or written (im2col) while running are made once per task and
 // kept for all of its A chunks, up to this many bytes per task.
 constexpr int64_t kBBlockBytes = 2 * 1024 * 1024;
+// Tasks per thread for a product split over threads: a thread that is done claims the
+// next, so smaller tasks leave less of a product to one thread at its end (the Xeon VM,
+// 2 threads, 6 against 3: ResNet-50 0.92-0.96, BERT 0.94, MobileNetV2 0.96).
+constexpr int64_t kTasksPerThread = 6;
 // Below this many multiply-adds a product runs on the calling thread.
 constexpr int64_t kSerialWork = 1 << 17;
 // The shortest part of k worth a pass over C of its own (see k_parts).
@@ -71,7 +75,7 @@ Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, in
   t.b_in_place = !p.b.packed && !p.b.fill && p.b.outer_stride == 1 && t.m_panels <= kInPlaceBMaxAPanels &&
                  rows_spread_over_l1(p.b.k_stride * int64_t{sizeof(float)});
   const bool serial = threads <= 1 || p.m * p.n * k < kSerialWork;
-  const int64_t want = serial ? 1 : int64_t{threads} * 3;
+  const int64_t want = serial ? 1 : int64_t{threads} * kTasksPerThread;
   if (p.b.packed && !rows_only) {
     // Tasks of one A chunk each; columns split to feed the threads.
     t.group_panels = t.chunk_panels;
