@@ -29,8 +29,7 @@ struct I8Panels {
   bool is_unsigned = false;     // the domain the bytes are in
   bool signed_7bit = false;     // signed, and every value in [-64, 64] (the *_7bit tiles' condition)
   int value_bytes = 1;          // 2: values widened to 16 bits: unsigned rows by i8_widen_rows (same
-                                //    order), or columns by a kernel's arrange_wide_cols (its
-                                //    order)
+                                //    order), or columns by a kernel's arrange_wide_cols (its order)
   std::vector<uint8_t> bytes;   // panel_count(outer, width) * k_groups * width * 4 * value_bytes
   std::vector<int32_t> sums;    // per row/column: the sum of its packed values, `outer` entries
   const uint8_t* panel(int64_t i) const { return bytes.data() + i * k_groups * width * 4 * value_bytes; }
