@@ -33,7 +33,8 @@ constexpr int64_t kInPlaceBMaxAPanels = 4;
 // are then written along the row, a few streams the prefetcher follows, instead of one
 // line in each of hundreds of rows, and with so few k steps per tile those misses are what
 // the tile waits on. The block is then kept to kShortKBlockBytes so that it stays in L2
-// while every A panel passes over it. On one thread only: when tasks split C's columns, a
+// while every A panel passes over it. Only where no other thread writes the same rows: on
+// one thread, or with tasks that split A's rows (shares_b). When tasks split C's columns, a
 // thread running along a row had the prefetcher pull in the next task's lines, which the
 // other thread was writing (MobileNetV2's 24 -> 144 expansion at 56 x 56, 2 threads: 0.24
 // -> 0.58 ms).
@@ -84,7 +85,7 @@ Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, in
   } else {
     // Every A panel against a block of B panels made once; rows split only when the
     // columns cannot feed the threads (or always: rows_only).
-    t.rows_outer = serial && k <= kShortK;
+    t.rows_outer = (serial || rows_only) && k <= kShortK;
     const int64_t most = std::max<int64_t>(1, (t.rows_outer ? kShortKBlockBytes : kBBlockBytes) / (k * kernel.nr * 4));
     t.n_blocks = std::clamp<int64_t>(std::max(ceil_div(t.n_panels, most), rows_only ? 1 : want), 1, t.n_panels);
     t.m_groups = 1;
@@ -209,7 +210,14 @@ Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
 // B is made once instead, the threads sharing the work, into a buffer of the calling
 // thread's; then the tasks split A's rows only (ResNet-50 at 2 threads: its 1x1 and
 // stride-2 convolutions 0.77-0.90x per node).
-bool shares_b(const F32Product& p, const Tiling& t) { return p.a.packed && !p.b.packed && p.m > p.n && t.tasks() > 1; }
+// So are products at most kShortK deep with rows enough to share evenly, so that each
+// thread writes whole rows of C (see kShortK; at 2 threads ResNet-50's 64 -> 256 1x1
+// convolutions with their residual at 56 x 56 went from 0.76-0.88 to 0.62-0.65 ms, and
+// MobileNetV2's 16 -> 96 expansion at 112 x 112 from 0.43-0.51 to 0.27-0.34 ms).
+bool shares_b(const F32Product& p, const Tiling& t, int threads) {
+  if (!p.a.packed || p.b.packed || t.tasks() <= 1) return false;
+  return p.m > p.n || (p.k <= kShortK && !t.b_in_place && t.m_panels >= 4 * int64_t{threads});
+}
 
 Status run_with_shared_b(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p, const Tiling& t) {
   const int64_t panel_floats = p.k * kernel.nr;
@@ -231,7 +239,7 @@ Status run_with_shared_b(ThreadPool& pool, const kernels::F32GemmKernel& kernel,
 Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p) {
   constexpr int64_t kSharedAMinBytes = 64 * 1024;
   const Tiling t = plan_tiling(p, kernel, pool.size());
-  if (shares_b(p, t)) return run_with_shared_b(pool, kernel, p, t);
+  if (shares_b(p, t, pool.size())) return run_with_shared_b(pool, kernel, p, t);
   const int64_t panel_floats = p.k * kernel.mr;
   if (p.a.packed || !p.b.packed || t.n_blocks == 1 || t.m_panels * panel_floats * 4 < kSharedAMinBytes)
     return run_tiles(pool, kernel, p, t);
