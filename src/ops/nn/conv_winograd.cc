@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/conv/f32_winograd.h"
+#include "kernels/cpu/cache_size.h"
 #include "ops/nn/fused_epilogue.h"
 #include "ops/nn/thread_scratch.h"
 
@@ -14,7 +15,7 @@ namespace {
 // Below this many input or output channels the transforms cost more than the multiplies
 // they save.
 constexpr int64_t kMinChannels = 16;
-// Transformed input and products of a band of block rows (see run_winograd).
+// Transformed input and products of a band of block rows, where U is small (see band_rows_for).
 constexpr int64_t kBandBytes = 1 << 20;
 // What reading one transformed weight from memory costs, in multiply-adds: 4 bytes at
 // about 20 GB/s against about 56 G multiply-adds/s on one core (Zen 4, AVX-512). U is
@@ -30,12 +31,17 @@ struct WinogradColumn;
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t round_up(int64_t n, int64_t step) { return ceil_div(n, step) * step; }
 
-// Block rows per band: bands whose transforms stay in cache between the three steps (the
-// whole 56 x 56 image of 64 channels took 6.4 MB and ran slower than the direct
-// convolution), as even as the rows allow.
+// Block rows per band: bands whose transforms (input and products) stay in cache between
+// the three steps (the whole 56 x 56 image of 64 channels took 6.4 MB and ran slower than
+// the direct convolution), as even as the rows allow. Every band reads all of U again, so
+// where U is larger than the whole image's transforms a band may fill L2 (256 channels at
+// 14 x 14: U is 4 MB, read from memory; on the Xeon VM's 2 MiB L2 one band instead of two,
+// 0.90-0.92x at 1 and 2 threads; 128 at 28 x 28 0.94-0.95x).
 int64_t band_rows_for(int points, int64_t in_channels, int64_t out_channels, int64_t blocks_w, int64_t blocks_h) {
   const int64_t row_bytes = points * (in_channels + out_channels) * blocks_w * int64_t{sizeof(float)};
-  const int64_t most = std::clamp<int64_t>(kBandBytes / row_bytes, 1, blocks_h);
+  const int64_t u_bytes = points * in_channels * out_channels * int64_t{sizeof(float)};
+  const int64_t budget = u_bytes >= row_bytes * blocks_h ? std::max(kBandBytes, kernels::l2_cache_bytes()) : kBandBytes;
+  const int64_t most = std::clamp<int64_t>(budget / row_bytes, 1, blocks_h);
   return ceil_div(blocks_h, ceil_div(blocks_h, most));
 }
 
