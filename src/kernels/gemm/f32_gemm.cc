@@ -25,17 +25,17 @@ void f32_gemm_12x32_fma__avx512(const F32TileArgs&);
 
 const F32GemmKernel& f32_gemm_kernel(Isa isa, bool fma) {
 #if defined(__wasm_simd128__)
-  static const F32GemmKernel scalar{"f32_gemm_4x8__wasmsimd", 4, 8, f32_gemm_4x8__wasmsimd, 4, 4};
+  static const F32GemmKernel scalar{"f32_gemm_4x8__wasmsimd", 4, 8, f32_gemm_4x8__wasmsimd};
 #elif defined(__wasm__)
-  static const F32GemmKernel scalar{"f32_gemm_4x4__wasm", 4, 4, f32_gemm_4x4__wasm, 4, 4};
+  static const F32GemmKernel scalar{"f32_gemm_4x4__wasm", 4, 4, f32_gemm_4x4__wasm};
 #else
-  static const F32GemmKernel scalar{"f32_gemm_6x8__scalar", 6, 8, f32_gemm_6x8__scalar, 6, 4};
+  static const F32GemmKernel scalar{"f32_gemm_6x8__scalar", 6, 8, f32_gemm_6x8__scalar};
 #endif
 #ifdef TWINRT_X86
-  static const F32GemmKernel avx2{"f32_gemm_6x16__avx2", 6, 16, f32_gemm_6x16__avx2, 6, 8};
-  static const F32GemmKernel avx2_fma{"f32_gemm_6x16_fma__avx2", 6, 16, f32_gemm_6x16_fma__avx2, 6, 8};
-  static const F32GemmKernel avx512{"f32_gemm_12x32__avx512", 12, 32, f32_gemm_12x32__avx512, 4, 16};
-  static const F32GemmKernel avx512_fma{"f32_gemm_12x32_fma__avx512", 12, 32, f32_gemm_12x32_fma__avx512, 4, 16};
+  static const F32GemmKernel avx2{"f32_gemm_6x16__avx2", 6, 16, f32_gemm_6x16__avx2};
+  static const F32GemmKernel avx2_fma{"f32_gemm_6x16_fma__avx2", 6, 16, f32_gemm_6x16_fma__avx2};
+  static const F32GemmKernel avx512{"f32_gemm_12x32__avx512", 12, 32, f32_gemm_12x32__avx512};
+  static const F32GemmKernel avx512_fma{"f32_gemm_12x32_fma__avx512", 12, 32, f32_gemm_12x32_fma__avx512};
   if (isa == Isa::kAvx512) return fma ? avx512_fma : avx512;
   if (isa == Isa::kAvx2) return fma ? avx2_fma : avx2;
 #else

@@ -61,19 +61,6 @@ struct F32GemmKernel {
   const char* name;  // <dtype>_<op>_<mr>x<nr>__<isa>, as in bench and test output
   int mr, nr;
   F32TileFn tile;
-  // A last panel narrower than mr (nr) is computed rounded up to a multiple of row_tail
-  // (col_tail): the tile runs fewer rows (vectors) there (f32_gemm_tile.inc).
-  int row_tail, col_tail;
-
-  // Rows (columns) the tiles compute for m rows (n columns) of C, padding included.
-  int64_t computed_rows(int64_t m) const { return computed(m, mr, row_tail); }
-  int64_t computed_cols(int64_t n) const { return computed(n, nr, col_tail); }
-
- private:
-  static int64_t computed(int64_t count, int width, int tail) {
-    const int64_t last = count % width;
-    return count - last + (last + tail - 1) / tail * tail;
-  }
 };
 
 // The tile kernel of `isa` (never kAuto); `fma` selects the contracted variant.

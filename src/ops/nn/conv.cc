@@ -7,7 +7,6 @@
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
 #include "ops/fused/elementwise_program.h"
-#include "ops/nn/conv_rows.h"
 #include "ops/nn/conv_tiles.h"
 #include "ops/nn/conv_winograd.h"
 #include "ops/nn/f32_gemm_driver.h"
@@ -23,16 +22,14 @@ constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
 class ConvKernel final : public OpKernel {
  public:
   ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, Isa isa, nn::WidenedConstant weights,
-             const kernels::F32GemmKernel& tile, nn::PackedF32 packed, bool weights_as_columns,
-             nn::WinogradWeights winograd, bool residual,
+             const kernels::F32GemmKernel& tile, nn::PackedF32 packed, nn::WinogradWeights winograd, bool residual,
              std::optional<ir::FusedClamp> clamp, std::optional<ElementwiseProgram> program, size_t program_first)
       : attrs_(std::move(attrs)), group_(group), mode_(mode), residual_(residual), clamp_(clamp),
         program_(std::move(program)), program_first_(program_first), gemm_(mode),
         tile_(tile),
         depthwise_(kernels::f32_dwconv_kernel(isa, mode == Mode::kDefault)),
         winograd_transforms_(kernels::f32_winograd_transforms(isa)),
-        weights_(std::move(weights)), packed_(std::move(packed)), weights_as_columns_(weights_as_columns),
-        winograd_(std::move(winograd)) {}
+        weights_(std::move(weights)), packed_(std::move(packed)), winograd_(std::move(winograd)) {}
 
   Status infer(InferContext& ctx) const override {
     std::optional<ir::Shape> y = nn::conv_output_shape(attrs_, ctx.shape(0), ctx.shape(1));
@@ -139,15 +136,7 @@ class ConvKernel final : public OpKernel {
                              residual, clamp, post, yv.data()));
         epilogue_done = post_done = true;
       } else if (mode_ != Mode::kReference) {
-        // Panels packed for the transposed product serve it only while it still pays (X's
-        // shape may differ from the one known at creation); else the weights are read as they are.
-        const float* packed = packed_.match(w);
-        if (weights_as_columns_ && packed && nn::positions_as_rows(tile_, plan.out_per_group(), plan.window.out_size(), plan.taps()))
-          TRY(nn::run_conv_positions_as_rows(pool, tile_, plan, xv.data(), packed, bias, residual, clamp, post,
-                                             yv.data()));
-        else
-          TRY(run_tiles(pool, plan, xv.data(), weights_as_columns_ ? nullptr : packed, wv.data(), bias, residual, clamp,
-                        yv.data(), post));
+        TRY(run_tiles(pool, plan, xv.data(), packed_.match(w), wv.data(), bias, residual, clamp, yv.data(), post));
         epilogue_done = post_done = true;
       } else {
         run_reference(pool, plan, xv.data(), wv.data(), bias, yv.data());
@@ -200,6 +189,7 @@ class ConvKernel final : public OpKernel {
                    const std::optional<ir::FusedClamp>& clamp, float* out, const ChannelProgram& post) const {
     const int64_t taps = plan.taps(), mg = plan.out_per_group(), positions = plan.window.out_size();
     const int64_t in_size = plan.window.in_size(), cin = plan.in_per_group();
+    const kernels::ImageWindow win = plan.window.image();
     const bool pointwise = plan.is_pointwise();
     const int nr = tile_.nr;
     return nn::run_f32_gemms(pool, tile_, plan.batch * plan.group, [&](int64_t i) {
@@ -222,7 +212,15 @@ class ConvKernel final : public OpKernel {
         p.b.k_stride = in_size;
       } else {
         p.b.fill = [&, image](int64_t first, int64_t panels, float* out) {
-          nn::f32_im2col_panels(plan, image, first, panels, nr, out);
+          const int64_t cols = std::min<int64_t>(panels * nr, positions - first);
+          if (win.rank == 2) return kernels::f32_im2col_panels_2d(win, image, cin, first, cols, panels, nr, out);
+          for (int64_t q = 0; q < panels; ++q) {
+            float* panel = out + q * taps * nr;
+            const int64_t valid = std::clamp<int64_t>(cols - q * nr, 0, nr);
+            kernels::im2col(win, image, cin, first + q * nr, valid, 0.0f, panel, nr);
+            if (valid < nr)
+              for (int64_t r = 0; r < taps; ++r) std::fill(panel + r * nr + valid, panel + (r + 1) * nr, 0.0f);
+          }
         };
       }
       p.c = out + (n * plan.out_channels + g * mg) * positions;
@@ -304,26 +302,9 @@ class ConvKernel final : public OpKernel {
   kernels::F32DwConvFn depthwise_;
   const kernels::WinogradTransforms& winograd_transforms_;
   nn::WidenedConstant weights_;
-  nn::PackedF32 packed_;  // constant weights as A panels (B panels: weights_as_columns_), one block per group
-  bool weights_as_columns_;  // packed for the transposed product (conv_rows.h)
+  nn::PackedF32 packed_;  // constant weights as A panels, one block per group
   nn::WinogradWeights winograd_;  // their Winograd transforms (default mode, 3x3)
 };
-
-// Whether constant weights are packed for the transposed product: when X's shape known at
-// session creation gives output positions that fill the tile's rows better (conv_rows.h).
-bool weights_as_columns(const nn::WindowAttrs& attrs, const KernelInit& init, const Tensor& w, int64_t group,
-                        const kernels::F32GemmKernel& tile) {
-  const ir::Shape* x = !init.input_types.empty() && init.input_types[0].shape ? &*init.input_types[0].shape : nullptr;
-  const ir::Shape w_shape = ir::shape_of(w.shape());
-  const std::optional<ir::Shape> y = nn::conv_output_shape(attrs, x, &w_shape);
-  if (!y || y->size() < 3) return false;
-  int64_t positions = 1;
-  for (size_t d = 2; d < y->size(); ++d) {
-    if (!(*y)[d].known()) return false;
-    positions *= (*y)[d].value;
-  }
-  return nn::positions_as_rows(tile, w.dim(0) / group, positions, w.numel() / w.dim(0));
-}
 
 Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
   const bool residual = init.node.fused_residual;
@@ -350,16 +331,13 @@ Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
   // that path (unless a feed replaces W, which then runs from its own bytes).
   ASSIGN_OR_RETURN(nn::WinogradWeights winograd, nn::pack_winograd_weights(w, attrs, group, init, tile));
   nn::PackedF32 packed;
-  bool as_columns = false;
   if (w && !winograd.u.panels.defined() && init.mode != Mode::kReference && w->rank() >= 3 && w->dim(0) % group == 0 && w->dim(0) > 0 &&
       !(w->rank() == 4 && w->dim(1) == 1)) {  // depthwise runs its own kernel
     const int64_t mg = w->dim(0) / group, taps = w->numel() / w->dim(0);
-    as_columns = weights_as_columns(attrs, init, *w, group, tile);
-    ASSIGN_OR_RETURN(packed, nn::pack_f32_constant(*w, weights, group, mg, taps, taps, 1, as_columns ? tile.nr : tile.mr));
+    ASSIGN_OR_RETURN(packed, nn::pack_f32_constant(*w, weights, group, mg, taps, taps, 1, tile.mr));
   }
   return make_kernel<ConvKernel>(std::move(attrs), group, init.mode, init.isa, std::move(weights), tile, std::move(packed),
-                                 as_columns, std::move(winograd), residual, init.node.fused_clamp, std::move(program),
-                                 own_inputs);
+                                 std::move(winograd), residual, init.node.fused_clamp, std::move(program), own_inputs);
 }
 
 }  // namespace

@@ -1,9 +1,5 @@
 #include "ops/nn/conv_tiles.h"
 
-#include <algorithm>
-
-#include "kernels/gemm/im2col_panel.h"
-
 namespace twinrt::nn {
 
 bool ConvPlan::is_pointwise() const {
@@ -11,20 +7,6 @@ bool ConvPlan::is_pointwise() const {
     if (window.kernel[d] != 1 || window.strides[d] != 1 || window.pad_begin[d] != 0 || window.pad_end[d] != 0)
       return false;
   return true;
-}
-
-void f32_im2col_panels(const ConvPlan& plan, const float* image, int64_t first, int64_t panels, int width, float* out) {
-  const kernels::ImageWindow win = plan.window.image();
-  const int64_t cin = plan.in_per_group(), taps = plan.taps();
-  const int64_t cols = std::min<int64_t>(panels * width, plan.window.out_size() - first);
-  if (win.rank == 2) return kernels::f32_im2col_panels_2d(win, image, cin, first, cols, panels, width, out);
-  for (int64_t q = 0; q < panels; ++q) {
-    float* panel = out + q * taps * width;
-    const int64_t valid = std::clamp<int64_t>(cols - q * width, 0, width);
-    kernels::im2col(win, image, cin, first + q * width, valid, 0.0f, panel, width);
-    if (valid < width)
-      for (int64_t r = 0; r < taps; ++r) std::fill(panel + r * width + valid, panel + (r + 1) * width, 0.0f);
-  }
 }
 
 Result<ConvPlan> make_conv_plan(const WindowAttrs& attrs, int64_t group, const std::vector<int64_t>& x,

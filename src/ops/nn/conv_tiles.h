@@ -32,12 +32,6 @@ struct ConvPlan {
 Result<ConvPlan> make_conv_plan(const WindowAttrs& attrs, int64_t group, const std::vector<int64_t>& x_shape,
                                 const std::vector<int64_t>& w_shape);
 
-// The float32 im2col matrix of output positions [first, first + panels * width) of one
-// group's `image` (clipped to the positions) as `panels` GEMM panels of taps x width, one
-// after the other, zero past the last position (kernels/gemm/f32_gemm.h): B panels of the
-// usual product, or A panels of the transposed one (conv_rows.h).
-void f32_im2col_panels(const ConvPlan& plan, const float* image, int64_t first, int64_t panels, int width, float* out);
-
 // Output shape [N, M, out...] from symbolic X and W shapes (unknown dims where needed).
 std::optional<ir::Shape> conv_output_shape(const WindowAttrs& attrs, const ir::Shape* x, const ir::Shape* w);
 
