@@ -11,6 +11,7 @@ namespace {
 
 std::string node_kind(const ir::Node& n) {
   std::string kind = n.domain.empty() ? n.op_type : n.domain + ":" + n.op_type;
+  if (n.fused_bias) kind += " + bias";
   if (n.fused_residual) kind += " + Add";
   if (n.fused_clamp) kind += " + Relu/Clip";
   for (size_t i = 0; i < n.elementwise_steps.size(); ++i)

@@ -113,6 +113,8 @@ struct Node {
   // fused Add, with broadcasting), the clamp applied after it, and the names of the model
   // nodes this node now stands for after its own, so reports name real nodes.
   bool fused_residual = false;
+  // MatMul: input 2 is a bias of B's n columns, added before the residual (fuse_matmul_bias).
+  bool fused_bias = false;
   std::optional<FusedClamp> fused_clamp;
   std::vector<std::string> fused_from;
   // Elementwise steps run on this node's output 0 (FusedElementwise nodes of

@@ -1,6 +1,7 @@
 // What the fusion passes need to know about who reads a value, and how they drop nodes.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -24,6 +25,15 @@ GraphUses graph_uses(const ir::Graph& g);
 
 // Removes the nodes marked in `removed` (indexed like g.nodes), keeping the others' order.
 void erase_nodes(ir::Graph& g, const std::vector<bool>& removed);
+
+// Folds Add nodes into the node before them: for each Add (opset 7+, two distinct inputs)
+// one of whose operands is the output of `producers` (output name -> node index) that only
+// the Add reads, and whose other operand `fits` that producer, calls fold(producer, other
+// operand); the producer then writes the Add's output and names it in fused_from, and the
+// Add is removed. Each producer takes one Add. Returns how many were folded.
+int fold_adds_into_producers(ir::Model& model, std::map<std::string, size_t> producers,
+                             const std::function<bool(const ir::Node&, const std::string&)>& fits,
+                             const std::function<void(ir::Node&, const std::string&)>& fold);
 
 // Which node (index into g.nodes) writes each value.
 std::map<std::string, size_t> value_producers(const ir::Graph& g);

@@ -95,18 +95,10 @@ class ConvKernel final : public OpKernel {
   Status run_with_separate_add(RunContext& ctx, const nn::ConvPlan& plan, const Tensor& x, const Tensor& w,
                                const Tensor* b, const Tensor& r, const std::vector<int64_t>& y_shape) const {
     ASSIGN_OR_RETURN(Tensor conv, Tensor::create_for_overwrite(x.dtype(), y_shape));
-    ASSIGN_OR_RETURN(std::vector<int64_t> out_shape, broadcast_shapes({y_shape, r.shape()}));
     return dispatch<kConvTypes>(x.dtype(), [&](auto* tag) -> Status {
       using T = std::remove_pointer_t<decltype(tag)>;
       TRY(run_typed<T>(ctx.pool(), plan, x, w, b, nullptr, std::nullopt, conv, ChannelProgram{}));
-      const std::optional<ir::FusedClamp> clamp = clamp_;
-      const auto add_then_clamp = [clamp](T u, T v) {
-        compute_t<T> sum = load(store<T>(load(u) + load(v)));
-        if (clamp && clamp->min && sum < *clamp->min) sum = static_cast<compute_t<T>>(*clamp->min);
-        if (clamp && clamp->max && sum > *clamp->max) sum = static_cast<compute_t<T>>(*clamp->max);
-        return store<T>(sum);
-      };
-      return broadcast_binary<T, T, T>(ctx, conv, y_shape, r, r.shape(), out_shape, add_then_clamp);
+      return nn::add_residual_then_clamp<T>(ctx, conv, r, clamp_);
     });
   }
 

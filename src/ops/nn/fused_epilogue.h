@@ -9,6 +9,7 @@
 
 #include "ir/ir.h"
 #include "kernels/gemm/f32_gemm.h"
+#include "ops/binary/elementwise.h"
 #include "ops/binary/numeric.h"
 #include "runtime/thread_pool.h"
 
@@ -47,6 +48,21 @@ template <class C>
 void apply_fused_clamp(ThreadPool& pool, const std::optional<ir::FusedClamp>& clamp, C* y, int64_t n) {
   if (!clamp) return;
   pool.parallel_for(n, 1 << 14, [&](int64_t begin, int64_t end) { clamp_values(*clamp, y + begin, end - begin); });
+}
+
+// Output 0 = clamp(product + r) with broadcasting (r may make it larger than the product):
+// a fused Add whose r does not fit the epilogue, as the separate Add and Relu/Clip do it.
+template <class T>
+Status add_residual_then_clamp(RunContext& ctx, const Tensor& product, const Tensor& r,
+                               const std::optional<ir::FusedClamp>& clamp) {
+  ASSIGN_OR_RETURN(std::vector<int64_t> out_shape, broadcast_shapes({product.shape(), r.shape()}));
+  const auto add_then_clamp = [clamp](T u, T v) {
+    twinrt::compute_t<T> sum = twinrt::load(twinrt::store<T>(twinrt::load(u) + twinrt::load(v)));
+    if (clamp && clamp->min && sum < *clamp->min) sum = static_cast<twinrt::compute_t<T>>(*clamp->min);
+    if (clamp && clamp->max && sum > *clamp->max) sum = static_cast<twinrt::compute_t<T>>(*clamp->max);
+    return twinrt::store<T>(sum);
+  };
+  return broadcast_binary<T, T, T>(ctx, product, product.shape(), r, r.shape(), out_shape, add_then_clamp);
 }
 
 }  // namespace twinrt::nn

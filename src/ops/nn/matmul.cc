@@ -12,15 +12,34 @@ namespace {
 
 constexpr unsigned kMatMulTypes = kFloats | kI32 | kI64 | kU32 | kU64;
 
+// The operands a graph pass fused into the product (fuse_matmul_bias, fuse_residual_add),
+// applied in the graph's order: bias, residual, clamp.
+struct MatMulFusion {
+  const Tensor* bias = nullptr;      // [n]
+  const Tensor* residual = nullptr;  // the product's shape
+  std::optional<ir::FusedClamp> clamp;
+};
+
+// y[i, j] = y[i, j] + bias[j]: the separate Add's operation.
+template <class C>
+void add_bias_rows(ThreadPool& pool, const C* bias, C* y, int64_t rows, int64_t n) {
+  pool.parallel_for(rows, std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(n, 1)), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      for (int64_t j = 0; j < n; ++j) y[i * n + j] = y[i * n + j] + bias[j];
+  });
+}
+
 class MatMulKernel final : public OpKernel {
  public:
   MatMulKernel(Mode mode, nn::WidenedConstant b, const kernels::F32GemmKernel& tile, nn::PackedF32 b_panels,
-               std::optional<ir::FusedClamp> clamp)
-      : mode_(mode), clamp_(clamp), gemm_(mode), b_widened_(std::move(b)), tile_(tile),
-        b_panels_(std::move(b_panels)) {}
+               bool bias, bool residual, std::optional<ir::FusedClamp> clamp)
+      : mode_(mode), bias_(bias), residual_(residual), clamp_(clamp), gemm_(mode), b_widened_(std::move(b)),
+        tile_(tile), b_panels_(std::move(b_panels)) {}
 
   Status infer(InferContext& ctx) const override {
-    ctx.set_output(0, ctx.dtype(0), nn::matmul_shape(ctx.shape(0), ctx.shape(1)));
+    std::optional<ir::Shape> y = nn::matmul_shape(ctx.shape(0), ctx.shape(1));
+    if (residual_) y = y && ctx.shape(3) ? std::optional(broadcast_symbolic({&*y, ctx.shape(3)})) : std::nullopt;
+    ctx.set_output(0, ctx.dtype(0), y);
     return Status::ok();
   }
 
@@ -35,44 +54,96 @@ class MatMulKernel final : public OpKernel {
       return invalid_argument(std::string("MatMul inputs must have one type, got ") + dtype_name(a->dtype()) +
                               " and " + dtype_name(b->dtype()));
     ASSIGN_OR_RETURN(nn::MatMulLayout layout, nn::matmul_layout(a->shape(), b->shape()));
+    MatMulFusion fused{nullptr, nullptr, clamp_};
+    if (bias_) {
+      ASSIGN_OR_RETURN(fused.bias, ctx.tensor_input(2));
+      if (fused.bias->dtype() != a->dtype() || fused.bias->shape() != std::vector<int64_t>{layout.n})
+        return invalid_argument("the fused Add's bias must be " + std::string(dtype_name(a->dtype())) + " [" +
+                                std::to_string(layout.n) + "], got " + dtype_name(fused.bias->dtype()) + " " +
+                                shape_to_string(fused.bias->shape()));
+    }
+    const Tensor* r = nullptr;
+    if (residual_) {
+      ASSIGN_OR_RETURN(r, ctx.tensor_input(3));
+      if (r->dtype() != a->dtype())
+        return invalid_argument(std::string("inputs A and B of the fused Add must have the same type, got ") +
+                                dtype_name(a->dtype()) + " and " + dtype_name(r->dtype()));
+    }
+    // The residual joins the product's epilogue when it has the product's shape and the
+    // compute type is the storage type; otherwise the Add runs as its own step.
+    if (r && (r->shape() != layout.out_shape || a->dtype() == DataType::kFloat16)) {
+      ASSIGN_OR_RETURN(Tensor product, Tensor::create_for_overwrite(a->dtype(), layout.out_shape));
+      TRY(multiply(ctx.pool(), layout, *a, *b, MatMulFusion{fused.bias, nullptr, std::nullopt}, product));
+      return dispatch<kMatMulTypes>(a->dtype(), [&](auto* tag) {
+        return nn::add_residual_then_clamp<std::remove_pointer_t<decltype(tag)>>(ctx, product, *r, clamp_);
+      });
+    }
+    fused.residual = r;
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, a->dtype(), layout.out_shape));
-    return dispatch<kMatMulTypes>(a->dtype(), [&](auto* tag) {
+    return multiply(ctx.pool(), layout, *a, *b, fused, *y);
+  }
+
+ private:
+  // y = clamp(a · b + bias + residual), the fused parts optional.
+  Status multiply(ThreadPool& pool, const nn::MatMulLayout& layout, const Tensor& a, const Tensor& b,
+                  const MatMulFusion& fused, Tensor& y) const {
+    return dispatch<kMatMulTypes>(a.dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       using C = nn::compute_t<T>;
-      nn::ComputeInput<T> av(*a), bv(*b, &b_widened_);
-      nn::ComputeOutput<T> yv(*y);
-      if constexpr (std::is_same_v<C, float>) {
-        if (mode_ != Mode::kReference) {
-          TRY(run_tiles(ctx.pool(), layout, av.data(), bv.data(), b_panels_.match(*b), yv.data()));
-          yv.commit();
-          return Status::ok();
+      nn::ComputeInput<T> av(a), bv(b, &b_widened_);
+      std::optional<nn::ComputeInput<T>> bias;
+      if (fused.bias) bias.emplace(*fused.bias);
+      nn::ComputeOutput<T> yv(y);
+      if constexpr (std::is_same_v<C, T>) {
+        const C* residual = fused.residual ? fused.residual->data<T>() : nullptr;
+        if constexpr (std::is_same_v<C, float>) {
+          if (mode_ != Mode::kReference) {
+            TRY(run_tiles(pool, layout, av.data(), bv.data(), b_panels_.match(b), bias ? bias->data() : nullptr,
+                          residual, fused.clamp, yv.data()));
+            yv.commit();
+            return Status::ok();
+          }
         }
+        run_reference<C>(pool, layout, av.data(), bv.data(), bias ? bias->data() : nullptr, residual, fused.clamp,
+                         yv.data());
+      } else {  // float16 (never with a residual here: see run)
+        run_reference<C>(pool, layout, av.data(), bv.data(), bias ? bias->data() : nullptr, nullptr, fused.clamp,
+                         yv.data());
       }
-      std::vector<kernels::GemmProblem<C>> batch;
-      for (size_t i = 0; i < layout.a_offsets.size(); ++i) {
-        kernels::GemmProblem<C> p;
-        p.m = layout.m;
-        p.n = layout.n;
-        p.k = layout.k;
-        p.a = av.data() + layout.a_offsets[i];
-        p.a_row_stride = layout.k;
-        p.b = bv.data() + layout.b_offsets[i];
-        p.ldb = layout.n;
-        p.c = yv.data() + static_cast<int64_t>(i) * layout.m * layout.n;
-        p.ldc = layout.n;
-        batch.push_back(p);
-      }
-      nn::parallel_gemm_batch(ctx.pool(), gemm_.get<C>(), batch);
-      nn::apply_fused_clamp(ctx.pool(), clamp_, yv.data(), y->numel());
       yv.commit();
       return Status::ok();
     });
   }
 
- private:
-  // float32 on the tile kernels: B panels packed at creation when B is a constant matrix.
+  template <class C>
+  void run_reference(ThreadPool& pool, const nn::MatMulLayout& layout, const C* a, const C* b, const C* bias,
+                     const C* residual, const std::optional<ir::FusedClamp>& clamp, C* y) const {
+    std::vector<kernels::GemmProblem<C>> batch;
+    for (size_t i = 0; i < layout.a_offsets.size(); ++i) {
+      kernels::GemmProblem<C> p;
+      p.m = layout.m;
+      p.n = layout.n;
+      p.k = layout.k;
+      p.a = a + layout.a_offsets[i];
+      p.a_row_stride = layout.k;
+      p.b = b + layout.b_offsets[i];
+      p.ldb = layout.n;
+      p.c = y + static_cast<int64_t>(i) * layout.m * layout.n;
+      p.ldc = layout.n;
+      batch.push_back(p);
+    }
+    nn::parallel_gemm_batch(pool, gemm_.get<C>(), batch);
+    const int64_t rows = static_cast<int64_t>(layout.a_offsets.size()) * layout.m, size = rows * layout.n;
+    if (bias) add_bias_rows(pool, bias, y, rows, layout.n);
+    if (residual) nn::apply_fused_residual(pool, residual, y, size);
+    nn::apply_fused_clamp(pool, clamp, y, size);
+  }
+
+  // float32 on the tile kernels: B panels packed at creation when B is a constant matrix;
+  // the bias, residual and clamp in the tiles' epilogue.
   Status run_tiles(ThreadPool& pool, const nn::MatMulLayout& layout, const float* a, const float* b,
-                   const float* b_panels, float* y) const {
+                   const float* b_panels, const float* bias, const float* residual,
+                   const std::optional<ir::FusedClamp>& clamp, float* y) const {
     return nn::run_f32_gemms(pool, tile_, static_cast<int64_t>(layout.a_offsets.size()), [&](int64_t i) {
       nn::F32Product p;
       p.m = layout.m;
@@ -90,12 +161,22 @@ class MatMulKernel final : public OpKernel {
       }
       p.c = y + i * layout.m * layout.n;
       p.ldc = layout.n;
-      nn::set_epilogue_clamp(p.epilogue, clamp_);
+      if (bias) {
+        p.epilogue.bias = bias;
+        p.epilogue.bias_cs = 1;
+      }
+      if (residual) {
+        p.epilogue.residual = residual + i * layout.m * layout.n;
+        p.epilogue.residual_rs = layout.n;
+      }
+      nn::set_epilogue_clamp(p.epilogue, clamp);
       return p;
     });
   }
 
   Mode mode_;
+  bool bias_;      // input 2 is a fused bias (fuse_matmul_bias)
+  bool residual_;  // input 3 is a fused Add's other operand (fuse_residual_add)
   std::optional<ir::FusedClamp> clamp_;  // a Relu/Clip fused into this node
   nn::GemmKernels gemm_;
   nn::WidenedConstant b_widened_;  // a constant half-type B, widened once
@@ -104,7 +185,10 @@ class MatMulKernel final : public OpKernel {
 };
 
 Result<std::unique_ptr<OpKernel>> create_matmul(const KernelInit& init) {
-  if (init.num_inputs() != 2 || !init.has_input(0) || !init.has_input(1))
+  const bool bias = init.node.fused_bias, residual = init.node.fused_residual;
+  const size_t inputs = residual ? 4 : bias ? 3 : 2;
+  if (init.num_inputs() != inputs || !init.has_input(0) || !init.has_input(1) || (bias && !init.has_input(2)) ||
+      (residual && !init.has_input(3)))
     return init.error("MatMul takes two inputs, got " + std::to_string(init.num_inputs()));
   const Tensor* constant_b = init.constant_inputs.size() > 1 ? init.constant_inputs[1] : nullptr;
   ASSIGN_OR_RETURN(nn::WidenedConstant b, nn::WidenedConstant::make(constant_b));
@@ -114,7 +198,8 @@ Result<std::unique_ptr<OpKernel>> create_matmul(const KernelInit& init) {
     const int64_t k = constant_b->dim(0), n = constant_b->dim(1);
     ASSIGN_OR_RETURN(b_panels, nn::pack_f32_constant(*constant_b, b, 1, n, k, 1, n, tile.nr));
   }
-  return make_kernel<MatMulKernel>(init.mode, std::move(b), tile, std::move(b_panels), init.node.fused_clamp);
+  return make_kernel<MatMulKernel>(init.mode, std::move(b), tile, std::move(b_panels), bias, residual,
+                                   init.node.fused_clamp);
 }
 
 }  // namespace
