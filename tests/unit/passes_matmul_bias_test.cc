@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "control_model_builder.h"
+#include "kernels/math/half.h"
 #include "passes/passes.h"
 #include "passes_test_util.h"
 
@@ -85,6 +86,38 @@ TEST(PassesMatMulBias, FusedGivesTheSeparateOpsBits) {
             }
           }
     }
+}
+
+// y = x · W + r in a half type: the product is rounded to the type before r is added.
+template <class T>
+void expect_half_residual_bits() {
+  const auto half_tensor = [](std::vector<int64_t> shape, uint32_t seed) {
+    const Tensor f = random_tensor(shape, seed);
+    std::vector<T> v;
+    for (int64_t i = 0; i < f.numel(); ++i) {
+      if constexpr (std::is_same_v<T, Float16>) v.push_back(math::to_float16(f.data<float>()[i]));
+      else v.push_back(math::to_bfloat16(f.data<float>()[i]));
+    }
+    return make<T>(std::move(shape), v);
+  };
+  const DataType dt = dtype_of<T>();
+  ir::Graph g = graph({node("MatMul", {"x", "w"}, {"p"}), node("Add", {"p", "r"}, {"y"})},
+                      {tensor_info("x", dt), tensor_info("r", dt)}, {tensor_info("y", dt)});
+  add_initializer(g, "w", half_tensor({8, 12}, 1));
+  const std::map<std::string, Tensor> feeds = {{"x", half_tensor({5, 8}, 2)}, {"r", half_tensor({5, 12}, 3)}};
+  ir::Model fused_model = model_of(g);
+  passes::optimize(fused_model, OptimizationLevel::kBasic, Mode::kDefault);
+  ASSERT_EQ(fused_model.graph->nodes.size(), 1u);
+  for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference}) {
+    const Tensor fused = run_model(model_of(g), mode, OptimizationLevel::kAll, feeds);
+    const Tensor separate = run_model(model_of(g), mode, OptimizationLevel::kNone, feeds);
+    EXPECT_TRUE(same_bits(fused, separate)) << dtype_name(dt) << " " << mode_name(mode);
+  }
+}
+
+TEST(PassesMatMulBias, HalfResidualRoundsTheProductFirst) {
+  expect_half_residual_bits<Float16>();
+  expect_half_residual_bits<BFloat16>();
 }
 
 }  // namespace

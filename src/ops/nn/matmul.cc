@@ -70,8 +70,10 @@ class MatMulKernel final : public OpKernel {
                                 dtype_name(a->dtype()) + " and " + dtype_name(r->dtype()));
     }
     // The residual joins the product's epilogue when it has the product's shape and the
-    // compute type is the storage type; otherwise the Add runs as its own step.
-    if (r && (r->shape() != layout.out_shape || a->dtype() == DataType::kFloat16)) {
+    // compute type is the storage type (not float16 or bfloat16, whose product is rounded
+    // first); otherwise the Add runs as its own step.
+    const bool half = a->dtype() == DataType::kFloat16 || a->dtype() == DataType::kBFloat16;
+    if (r && (r->shape() != layout.out_shape || half)) {
       ASSIGN_OR_RETURN(Tensor product, Tensor::create_for_overwrite(a->dtype(), layout.out_shape));
       TRY(multiply(ctx.pool(), layout, *a, *b, MatMulFusion{fused.bias, nullptr, std::nullopt}, product));
       return dispatch<kMatMulTypes>(a->dtype(), [&](auto* tag) {
@@ -106,7 +108,7 @@ class MatMulKernel final : public OpKernel {
         }
         run_reference<C>(pool, layout, av.data(), bv.data(), bias ? bias->data() : nullptr, residual, fused.clamp,
                          yv.data());
-      } else {  // float16 (never with a residual here: see run)
+      } else {  // float16, bfloat16 (never with a residual here: see run)
         run_reference<C>(pool, layout, av.data(), bv.data(), bias ? bias->data() : nullptr, nullptr, fused.clamp,
                          yv.data());
       }
