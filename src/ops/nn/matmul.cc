@@ -21,8 +21,7 @@ struct MatMulFusion {
 };
 
 // y[i, j] = y[i, j] + bias[j]: the separate Add's operation.
-template <class C>
-void add_bias_rows(ThreadPool& pool, const C* bias, C* y, int64_t rows, int64_t n) {
+void add_bias_rows(ThreadPool& pool, const float* bias, float* y, int64_t rows, int64_t n) {
   pool.parallel_for(rows, std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(n, 1)), [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i)
       for (int64_t j = 0; j < n; ++j) y[i * n + j] = y[i * n + j] + bias[j];
@@ -55,62 +54,68 @@ class MatMulKernel final : public OpKernel {
                               " and " + dtype_name(b->dtype()));
     ASSIGN_OR_RETURN(nn::MatMulLayout layout, nn::matmul_layout(a->shape(), b->shape()));
     MatMulFusion fused{nullptr, nullptr, clamp_};
-    if (bias_) {
-      ASSIGN_OR_RETURN(fused.bias, ctx.tensor_input(2));
-      if (fused.bias->dtype() != a->dtype() || fused.bias->shape() != std::vector<int64_t>{layout.n})
-        return invalid_argument("the fused Add's bias must be " + std::string(dtype_name(a->dtype())) + " [" +
-                                std::to_string(layout.n) + "], got " + dtype_name(fused.bias->dtype()) + " " +
-                                shape_to_string(fused.bias->shape()));
+    if (bias_ || residual_) {
+      // The passes fuse them only with a constant float32 B (then A is float32 too); a feed
+      // replacing B with another type is refused here rather than run two ways.
+      if (a->dtype() != DataType::kFloat)
+        return invalid_argument(std::string("a MatMul with a fused bias or residual needs float32 inputs, got ") +
+                                dtype_name(a->dtype()));
+      ASSIGN_OR_RETURN(fused, fused_operands(ctx, layout));
     }
-    const Tensor* r = nullptr;
-    if (residual_) {
-      ASSIGN_OR_RETURN(r, ctx.tensor_input(3));
-      if (r->dtype() != a->dtype())
-        return invalid_argument(std::string("inputs A and B of the fused Add must have the same type, got ") +
-                                dtype_name(a->dtype()) + " and " + dtype_name(r->dtype()));
-    }
-    // The residual joins the product's epilogue when it has the product's shape and the
-    // compute type is the storage type (not float16 or bfloat16, whose product is rounded
-    // first); otherwise the Add runs as its own step.
-    const bool half = a->dtype() == DataType::kFloat16 || a->dtype() == DataType::kBFloat16;
-    if (r && (r->shape() != layout.out_shape || half)) {
-      ASSIGN_OR_RETURN(Tensor product, Tensor::create_for_overwrite(a->dtype(), layout.out_shape));
+    // The residual joins the product's epilogue when it has the product's shape; otherwise
+    // the Add runs as its own step.
+    if (fused.residual && fused.residual->shape() != layout.out_shape) {
+      ASSIGN_OR_RETURN(Tensor product, Tensor::create_for_overwrite(DataType::kFloat, layout.out_shape));
       TRY(multiply(ctx.pool(), layout, *a, *b, MatMulFusion{fused.bias, nullptr, std::nullopt}, product));
-      return dispatch<kMatMulTypes>(a->dtype(), [&](auto* tag) {
-        return nn::add_residual_then_clamp<std::remove_pointer_t<decltype(tag)>>(ctx, product, *r, clamp_);
-      });
+      return nn::add_residual_then_clamp<float>(ctx, product, *fused.residual, clamp_);
     }
-    fused.residual = r;
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, a->dtype(), layout.out_shape));
     return multiply(ctx.pool(), layout, *a, *b, fused, *y);
   }
 
  private:
-  // y = clamp(a · b + bias + residual), the fused parts optional.
+  // The fused bias (input 2, [n]) and residual (input 3), checked.
+  Result<MatMulFusion> fused_operands(RunContext& ctx, const nn::MatMulLayout& layout) const {
+    MatMulFusion fused{nullptr, nullptr, clamp_};
+    if (bias_) {
+      ASSIGN_OR_RETURN(fused.bias, ctx.tensor_input(2));
+      if (fused.bias->dtype() != DataType::kFloat || fused.bias->shape() != std::vector<int64_t>{layout.n})
+        return invalid_argument("the fused Add's bias must be float32 [" + std::to_string(layout.n) + "], got " +
+                                dtype_name(fused.bias->dtype()) + " " + shape_to_string(fused.bias->shape()));
+    }
+    if (residual_) {
+      ASSIGN_OR_RETURN(fused.residual, ctx.tensor_input(3));
+      if (fused.residual->dtype() != DataType::kFloat)
+        return invalid_argument(std::string("inputs A and B of the fused Add must have the same type, got float32 and ") +
+                                dtype_name(fused.residual->dtype()));
+    }
+    return fused;
+  }
+
+  // y = clamp(a · b + bias + residual); bias and residual only with float32 (see run).
   Status multiply(ThreadPool& pool, const nn::MatMulLayout& layout, const Tensor& a, const Tensor& b,
                   const MatMulFusion& fused, Tensor& y) const {
     return dispatch<kMatMulTypes>(a.dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
       using C = nn::compute_t<T>;
       nn::ComputeInput<T> av(a), bv(b, &b_widened_);
-      std::optional<nn::ComputeInput<T>> bias;
-      if (fused.bias) bias.emplace(*fused.bias);
       nn::ComputeOutput<T> yv(y);
-      if constexpr (std::is_same_v<C, T>) {
-        const C* residual = fused.residual ? fused.residual->data<T>() : nullptr;
-        if constexpr (std::is_same_v<C, float>) {
-          if (mode_ != Mode::kReference) {
-            TRY(run_tiles(pool, layout, av.data(), bv.data(), b_panels_.match(b), bias ? bias->data() : nullptr,
-                          residual, fused.clamp, yv.data()));
-            yv.commit();
-            return Status::ok();
-          }
+      const int64_t rows = static_cast<int64_t>(layout.a_offsets.size()) * layout.m, size = rows * layout.n;
+      if constexpr (std::is_same_v<T, float>) {
+        const float* bias = fused.bias ? fused.bias->data<float>() : nullptr;
+        const float* residual = fused.residual ? fused.residual->data<float>() : nullptr;
+        if (mode_ != Mode::kReference) {
+          TRY(run_tiles(pool, layout, av.data(), bv.data(), b_panels_.match(b), bias, residual, fused.clamp,
+                        yv.data()));
+        } else {
+          run_reference<C>(pool, layout, av.data(), bv.data(), yv.data());
+          if (bias) add_bias_rows(pool, bias, yv.data(), rows, layout.n);
+          if (residual) nn::apply_fused_residual(pool, residual, yv.data(), size);
+          nn::apply_fused_clamp(pool, fused.clamp, yv.data(), size);
         }
-        run_reference<C>(pool, layout, av.data(), bv.data(), bias ? bias->data() : nullptr, residual, fused.clamp,
-                         yv.data());
-      } else {  // float16, bfloat16 (never with a residual here: see run)
-        run_reference<C>(pool, layout, av.data(), bv.data(), bias ? bias->data() : nullptr, nullptr, fused.clamp,
-                         yv.data());
+      } else {
+        run_reference<C>(pool, layout, av.data(), bv.data(), yv.data());
+        nn::apply_fused_clamp(pool, fused.clamp, yv.data(), size);
       }
       yv.commit();
       return Status::ok();
@@ -118,8 +123,7 @@ class MatMulKernel final : public OpKernel {
   }
 
   template <class C>
-  void run_reference(ThreadPool& pool, const nn::MatMulLayout& layout, const C* a, const C* b, const C* bias,
-                     const C* residual, const std::optional<ir::FusedClamp>& clamp, C* y) const {
+  void run_reference(ThreadPool& pool, const nn::MatMulLayout& layout, const C* a, const C* b, C* y) const {
     std::vector<kernels::GemmProblem<C>> batch;
     for (size_t i = 0; i < layout.a_offsets.size(); ++i) {
       kernels::GemmProblem<C> p;
@@ -135,10 +139,6 @@ class MatMulKernel final : public OpKernel {
       batch.push_back(p);
     }
     nn::parallel_gemm_batch(pool, gemm_.get<C>(), batch);
-    const int64_t rows = static_cast<int64_t>(layout.a_offsets.size()) * layout.m, size = rows * layout.n;
-    if (bias) add_bias_rows(pool, bias, y, rows, layout.n);
-    if (residual) nn::apply_fused_residual(pool, residual, y, size);
-    nn::apply_fused_clamp(pool, clamp, y, size);
   }
 
   // float32 on the tile kernels: B panels packed at creation when B is a constant matrix;
