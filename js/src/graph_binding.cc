@@ -58,6 +58,7 @@ json step_json(const Subgraph& g, const Step& step) {
   if (n.fused_clamp)
     fused["clamp"] = {n.fused_clamp->min ? float_json(*n.fused_clamp->min) : json(),
                       n.fused_clamp->max ? float_json(*n.fused_clamp->max) : json()};
+  if (n.fused_bias) fused["bias"] = true;
   if (n.fused_residual) fused["residual"] = true;
   if (!n.elementwise_steps.empty()) {
     json steps = json::array();

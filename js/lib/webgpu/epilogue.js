@@ -1,16 +1,18 @@
-// What graph passes folded into Conv / Gemm / MatMul (src/passes): a residual Add (the
-// node's last input), then a clamp (Relu, Clip), then an elementwise group whose extra
-// operands are the node's inputs from `firstInput` on. The GPU kernel applies them to
-// `acc` in that order before storing, as the wasm kernel does: y = post(clamp(acc + r)).
+// What graph passes folded into Conv / Gemm / MatMul (src/passes): a MatMul's bias (input
+// 2, [N]), a residual Add (the node's last input), then a clamp (Relu, Clip), then an
+// elementwise group whose extra operands are the node's inputs from `firstInput` on. The GPU
+// kernel applies them to `acc` in that order before storing, as the wasm kernel does:
+// y = post(clamp(acc + bias + r)).
 import { programCode, programProblem } from './program.js';
 import { bindOperands } from './operands.js';
 import { attrNumber, broadcastShape, coords, f32 } from './wgsl.js';
 
 const fitsOutput = (dims, outDims) => broadcastShape([dims, outDims])?.join() === outDims.join();
 
-// Inputs the epilogue reads: the residual, or the elementwise group's operands.
+// Inputs the epilogue reads: the bias and the residual, or the elementwise group's operands.
 function extraInputs(node, ins) {
-  if (node.fused.residual) return [ins[ins.length - 1]];
+  const added = [...(node.fused.bias ? [ins[2]] : []), ...(node.fused.residual ? [ins[ins.length - 1]] : [])];
+  if (added.length) return added;
   if (node.fused.elementwise) return ins.slice(node.fused.firstInput);
   return [];
 }
@@ -32,7 +34,7 @@ export function epilogue(gpu, node, ins, outDims, inputs, ctx) {
   const extras = extraInputs(node, ins);
   const names = bindOperands(gpu, extras, outDims, inputs, ctx.keep, 'e');
   const lines = extras.length ? [coords(outDims, 'i', 'e')] : [];
-  if (node.fused.residual) lines.push(`  acc = acc + ${names[0]};`);
+  if (node.fused.bias || node.fused.residual) for (const name of names) lines.push(`  acc = acc + ${name};`);
   const clamp = node.fused.clamp;
   if (clamp) {
     const [lo, hi] = clamp.map((v) => (v === null ? null : attrNumber(v)));
