@@ -380,6 +380,40 @@ TEST(QdqAdd, TierLoopsMatchTheSeparateNodes) {
   }
 }
 
+// The loops that divide by y_scale through its reciprocal (Markstein's correction): the
+// check passes on random realistic parameters, and where it passes, the loop gives the
+// separate nodes' bytes (computed here, not by the check's own reference loop). Where the
+// correction cannot reproduce the division (a zero y_scale, infinite sums), the check fails.
+TEST(QdqAdd, ReciprocalLoopsAreExactWhereTheCheckPasses) {
+  std::vector<uint8_t> a, b;
+  for (int i = 0; i < 65536 + 37; ++i) a.push_back(static_cast<uint8_t>(i >> 8)), b.push_back(static_cast<uint8_t>(i * 13));
+  std::mt19937 rng(10);
+  std::uniform_real_distribution<float> log_scale(-9.0f, 2.0f);
+  std::uniform_int_distribution<int> zero(0, 255), coin(0, 1);
+  int tiers = 0;
+  for (Isa isa : supported_isas()) {
+    const I8GemmKernel& tier = i8_gemm_kernel(isa);
+    if (!tier.qdq_add_u8_by_inverse) continue;
+    ++tiers;
+    const float inf = std::numeric_limits<float>::infinity();
+    EXPECT_FALSE(qdq_add_by_inverse_is_exact(tier, {0.02f, 0.03f, 0.0f, 128, 120, 3, false})) << tier.name;
+    EXPECT_FALSE(qdq_add_by_inverse_is_exact(tier, {inf, 0.1f, 0.2f, 0, 9, 5, false})) << tier.name;
+    for (int trial = 0; trial < 40; ++trial) {
+      const QdqAddParams p{std::exp(log_scale(rng)), std::exp(log_scale(rng)), std::exp(log_scale(rng)),
+                           zero(rng), zero(rng), zero(rng), coin(rng) == 1};
+      ASSERT_TRUE(qdq_add_by_inverse_is_exact(tier, p)) << tier.name << " trial " << trial;
+      std::vector<uint8_t> y(a.size());
+      tier.qdq_add_u8_by_inverse(a.data(), b.data(), static_cast<int64_t>(a.size()), p, y.data());
+      for (size_t i = 0; i < a.size(); ++i) {
+        float sum = static_cast<float>(int32_t{a[i]} - p.a_zero) * p.a_scale + static_cast<float>(int32_t{b[i]} - p.b_zero) * p.b_scale;
+        if (p.relu) sum = sum < 0.0f ? 0.0f : sum;
+        ASSERT_EQ(y[i], quant::quantize<uint8_t>(sum / p.y_scale, p.y_zero)) << tier.name << " trial " << trial << " i " << i;
+      }
+    }
+  }
+  if (tiers == 0) GTEST_SKIP() << "no tier with a reciprocal QdqAdd loop on this CPU";
+}
+
 TEST(Quantize, MatchesQuantizeOfTheQuotient) {
   std::mt19937 rng(8);
   std::uniform_real_distribution<float> dist(-300.0f, 300.0f);

@@ -46,6 +46,8 @@ void quantize_u8__avx2(const float*, int64_t, float, int32_t, uint8_t*);
 void quantize_s8__avx2(const float*, int64_t, float, int32_t, int8_t*);
 void qdq_add_u8__avx2(const uint8_t*, const uint8_t*, int64_t, const QdqAddParams&, uint8_t*);
 void qdq_add_u8__avx512(const uint8_t*, const uint8_t*, int64_t, const QdqAddParams&, uint8_t*);
+void qdq_add_u8_by_inverse__avx2(const uint8_t*, const uint8_t*, int64_t, const QdqAddParams&, uint8_t*);
+void qdq_add_u8_by_inverse__avx512(const uint8_t*, const uint8_t*, int64_t, const QdqAddParams&, uint8_t*);
 #endif
 
 const I8GemmKernel& i8_gemm_kernel(Isa isa) {
@@ -66,11 +68,13 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa) {
                                  i8_gemm_6x8_rows_u8_7bit__avx2, i8_gemm_6x8_rows_s8_7bit__avx2, i8_gemm_6x8_rows_u16__avx2,
                                  i8_gemm_6x8_indirect_u8__avx2,
                                  i8_gemm_6x8_indirect_u8_7bit__avx2, requantize_u8__avx2, requantize_s8__avx2,
-                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2};
+                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2, nullptr, 1, false,
+                                 qdq_add_u8_by_inverse__avx2};
   static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
                                  i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, nullptr,
                                  i8_gemm_6x32_indirect_u8__avx512vnni, nullptr, requantize_u8__avx2, requantize_s8__avx2,
-                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx512, nullptr, 1, true};
+                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx512, nullptr, 1, true,
+                                 qdq_add_u8_by_inverse__avx512};
   if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
   if (isa == Isa::kAvx512 || isa == Isa::kAvx2) return avx2;
 #else
@@ -89,6 +93,16 @@ const I8GemmKernel& i8_indirect_kernel(Isa isa) {
 #else
   return i8_gemm_kernel(isa);  // every native tier has an indirect tile in its own shape
 #endif
+}
+
+bool qdq_add_by_inverse_is_exact(const I8GemmKernel& tier, const QdqAddParams& p) {
+  if (!tier.qdq_add_u8_by_inverse) return false;
+  constexpr int kPairs = 256 * 256;
+  std::vector<uint8_t> a(kPairs), b(kPairs), exact(kPairs), fast(kPairs);
+  for (int i = 0; i < kPairs; ++i) a[i] = static_cast<uint8_t>(i >> 8), b[i] = static_cast<uint8_t>(i);
+  (tier.qdq_add_u8 ? tier.qdq_add_u8 : qdq_add_u8)(a.data(), b.data(), kPairs, p, exact.data());
+  tier.qdq_add_u8_by_inverse(a.data(), b.data(), kPairs, p, fast.data());
+  return exact == fast;
 }
 
 namespace {

@@ -79,6 +79,7 @@ struct QdqAddParams {
   float a_scale = 1, b_scale = 1, y_scale = 1;
   int32_t a_zero = 0, b_zero = 0, y_zero = 0;
   bool relu = false;
+  bool operator==(const QdqAddParams&) const = default;
 };
 using I8QdqAddU8Fn = void (*)(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y);
 
@@ -108,6 +109,10 @@ struct I8GemmKernel {
   // indirect_u8 requantizes in its epilogue when I8TileArgs::y is set: the int32 sums go
   // from registers to bytes without a round trip through memory.
   bool indirect_requantizes_u8 = false;
+  // qdq_add_u8 with the division by y_scale done as a product with its reciprocal and one
+  // fused multiply-add correction (Markstein's; a division is ten times slower). Callers use
+  // it only where qdq_add_by_inverse_is_exact holds; null where no faster loop exists.
+  I8QdqAddU8Fn qdq_add_u8_by_inverse = nullptr;
 };
 
 // The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it
@@ -164,6 +169,9 @@ void quantize_u8(const float* x, int64_t n, float scale, int32_t zero_point, uin
 void quantize_s8(const float* x, int64_t n, float scale, int32_t zero_point, int8_t* out);
 // QdqAdd's step (QdqAddParams above), portable; tiers may have their own (qdq_add_u8).
 void qdq_add_u8(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y);
+// Whether tier.qdq_add_u8_by_inverse gives qdq_add_u8's bytes for these parameters: checked
+// on all 65536 (a, b) pairs, so for every input. Session creation asks once per node.
+bool qdq_add_by_inverse_is_exact(const I8GemmKernel& tier, const QdqAddParams& p);
 // lo = min(+0, x[i]...), hi = max(+0, x[i]...), NaN elements skipped: DynamicQuantizeLinear's range.
 void f32_range_with_zero(const float* x, int64_t n, float& lo, float& hi);
 

@@ -72,7 +72,6 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
   const bool use_7bit = wp.signed_7bit && kernel.indirect_u8_7bit;
   const kernels::I8TileFn tile = use_7bit ? kernel.indirect_u8_7bit : kernel.indirect_u8;
   const bool tile_requantizes = !use_7bit && kernel.indirect_requantizes_u8;
-  const auto add_residual = kernel.qdq_add_u8 ? kernel.qdq_add_u8 : kernels::qdq_add_u8;
   // Column blocks whose weight panels stay in L2 while every row panel of a chunk passes;
   // narrower ones when there are too few chunks to feed the pool (the 7x7 images of the
   // last stage are one chunk). The split changes no result: each output is one tile's sum.
@@ -134,7 +133,7 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
           kernel.requantize_u8(acc.data() + r * c_count, c_count, 0, multiplier + c0, 1, y_zero, y + (p0 + r) * m + c0);
         for (int r = 0; r < t.row_count && residual; ++r) {  // in place: each element is read before it is written
           uint8_t* row = y + (p0 + r) * m + c0;
-          add_residual(row, residual->x + (p0 + r) * m + c0, c_count, residual->params, row);
+          residual->add(row, residual->x + (p0 + r) * m + c0, c_count, residual->params, row);
         }
       }
     }

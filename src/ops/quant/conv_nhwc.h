@@ -41,6 +41,7 @@ std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w);
 struct NhwcResidual {
   const uint8_t* x = nullptr;
   kernels::QdqAddParams params;
+  kernels::I8QdqAddU8Fn add = nullptr;  // the tier's loop for params (quant::QdqAddLoop)
 };
 
 // y[n, oh, ow, m] = requantize_u8(sum over taps and c of (x - x_zero) * w, col_add[m],

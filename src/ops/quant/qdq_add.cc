@@ -5,8 +5,8 @@
 // (float(b - b_zero) * b_scale), Relu as x < 0 ? 0 : x, then quantize_u8/s8 (the ISA tier's
 // copy, same bytes); only
 // block by block in L1 instead of through three float tensors, so the bits are the same.
-// The usual case (uint8 everywhere, no broadcast) runs the ISA tier's copy of this loop
-// (kernels::QdqAddParams), where there is one.
+// The usual case (uint8 everywhere, no broadcast) runs the kernels' loop for it, the ISA
+// tier's copy where there is one (quant::QdqAddLoop picks it).
 // Inputs: a, a_scale, a_zero, b, b_scale, b_zero, y_scale, y_zero; attribute relu (0 or 1).
 #include <algorithm>
 #include <vector>
@@ -15,6 +15,7 @@
 #include "ops/binary/broadcast_rows.h"
 #include "ops/common/broadcast.h"
 #include "ops/op.h"
+#include "ops/quant/qdq_add_loop.h"
 #include "ops/quant/quant_common.h"
 
 namespace twinrt {
@@ -40,7 +41,8 @@ bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8;
 
 class QdqAddKernel final : public OpKernel {
  public:
-  QdqAddKernel(bool relu, Isa isa) : relu_(relu), tier_(kernels::i8_gemm_kernel(isa)) {}
+  QdqAddKernel(bool relu, const KernelInit& init)
+      : relu_(relu), tier_(kernels::i8_gemm_kernel(init.isa)), loop_(init, {1, 4, 6}, relu, tier_) {}
 
   Status infer(InferContext& ctx) const override {
     if (ctx.shape(0) && ctx.shape(3)) ctx.set_output(0, ctx.dtype(7), broadcast_symbolic({ctx.shape(0), ctx.shape(3)}));
@@ -65,11 +67,12 @@ class QdqAddKernel final : public OpKernel {
     constexpr int64_t kBlock = 1024;
     const bool y_unsigned = yz->dtype() == DataType::kUInt8;
     // The tier's loop for the usual residual add: uint8 everywhere, no broadcast.
-    const bool tier_loop = tier_.qdq_add_u8 && y_unsigned && a->dtype() == DataType::kUInt8 && plan.step(0) && plan.step(1);
+    const bool tier_loop = y_unsigned && a->dtype() == DataType::kUInt8 && plan.step(0) && plan.step(1);
     const kernels::QdqAddParams qp{pa.scale, pb.scale, py.scale, pa.zero, pb.zero, py.zero, relu_};
+    const kernels::I8QdqAddU8Fn add = loop_.for_params(qp);
     for_each_row_block_parallel(plan, ctx.pool(), kBlock, [&](int64_t out_off, const int64_t* in_off, int64_t at, int64_t n) {
       if (tier_loop) {
-        tier_.qdq_add_u8(a->data<uint8_t>() + in_off[0] + at, b->data<uint8_t>() + in_off[1] + at, n, qp,
+        add(a->data<uint8_t>() + in_off[0] + at, b->data<uint8_t>() + in_off[1] + at, n, qp,
                          y->data<uint8_t>() + out_off + at);
         return;
       }
@@ -102,13 +105,14 @@ class QdqAddKernel final : public OpKernel {
 
   bool relu_;
   const kernels::I8GemmKernel& tier_;  // its quantization loops (the same bytes on every tier)
+  quant::QdqAddLoop loop_;
 };
 
 Result<std::unique_ptr<OpKernel>> create_qdq_add(const KernelInit& init) {
   if (init.num_inputs() != 8 || init.node.outputs.size() != 1)
     return init.error("is not a QdqAdd made by twinrt's graph passes (8 inputs, 1 output)");
   ASSIGN_OR_RETURN(int64_t relu, init.attr_int("relu", 0));
-  return make_kernel<QdqAddKernel>(relu != 0, init.isa);
+  return make_kernel<QdqAddKernel>(relu != 0, init);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "ops/nn/conv_tiles.h"
 #include "ops/op.h"
 #include "ops/quant/conv_nhwc.h"
+#include "ops/quant/qdq_add_loop.h"
 #include "ops/quant/qlinear_requant.h"
 #include "ops/quant/quant_common.h"
 
@@ -30,8 +31,11 @@ std::vector<V> nchw_to_nhwc(const std::vector<V>& s) {
 
 class QLinearConvNhwcKernel final : public OpKernel {
  public:
-  QLinearConvNhwcKernel(nn::WindowAttrs attrs, quant::NhwcConvWeights w, bool residual_relu)
-      : attrs_(std::move(attrs)), w_(std::move(w)), residual_relu_(residual_relu) {}
+  QLinearConvNhwcKernel(nn::WindowAttrs attrs, quant::NhwcConvWeights w, bool residual_relu, const KernelInit& init)
+      : attrs_(std::move(attrs)),
+        w_(std::move(w)),
+        residual_relu_(residual_relu),
+        residual_loop_(init, {9, 12, 14}, residual_relu, *w_.kernel) {}
 
   Status infer(InferContext& ctx) const override {
     const ir::Shape* x = ctx.shape(0);
@@ -93,12 +97,14 @@ class QLinearConvNhwcKernel final : public OpKernel {
     ASSIGN_OR_RETURN(contrib::QParam pa, contrib::read_qparam(ctx, 9, 10, DataType::kUInt8, "a"));
     ASSIGN_OR_RETURN(contrib::QParam pb, contrib::read_qparam(ctx, 12, 13, DataType::kUInt8, "b"));
     ASSIGN_OR_RETURN(contrib::QParam py, contrib::read_qparam(ctx, 14, 15, DataType::kUInt8, "y"));
-    return quant::NhwcResidual{b->data<uint8_t>(), {pa.scale, pb.scale, py.scale, pa.zero, pb.zero, py.zero, residual_relu_}};
+    const kernels::QdqAddParams params{pa.scale, pb.scale, py.scale, pa.zero, pb.zero, py.zero, residual_relu_};
+    return quant::NhwcResidual{b->data<uint8_t>(), params, residual_loop_.for_params(params)};
   }
 
   nn::WindowAttrs attrs_;
   quant::NhwcConvWeights w_;
   bool residual_relu_;
+  quant::QdqAddLoop residual_loop_;
 };
 
 Result<std::unique_ptr<OpKernel>> create_qlinear_conv_nhwc(const KernelInit& init) {
@@ -111,7 +117,7 @@ Result<std::unique_ptr<OpKernel>> create_qlinear_conv_nhwc(const KernelInit& ini
   const Tensor* w = init.constant_inputs.size() > 3 ? init.constant_inputs[3] : nullptr;
   std::optional<quant::NhwcConvWeights> packed = w ? quant::pack_nhwc_conv_weights(init.isa, *w) : std::nullopt;
   if (!packed) return init.error("needs constant int8 weights [M, C, kh, kw] with C a multiple of 4");
-  return make_kernel<QLinearConvNhwcKernel>(std::move(attrs), std::move(*packed), residual_relu != 0);
+  return make_kernel<QLinearConvNhwcKernel>(std::move(attrs), std::move(*packed), residual_relu != 0, init);
 }
 
 }  // namespace

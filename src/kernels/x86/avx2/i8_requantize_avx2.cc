@@ -78,9 +78,9 @@ void quantize_avx2(const float* x, int64_t n, float scale, int32_t zero_point, Q
 struct QdqAddLanes {
   explicit QdqAddLanes(const QdqAddParams& p)
       : a_zero(_mm256_set1_epi32(p.a_zero)), b_zero(_mm256_set1_epi32(p.b_zero)), a_scale(_mm256_set1_ps(p.a_scale)),
-        b_scale(_mm256_set1_ps(p.b_scale)), y_scale(_mm256_set1_ps(p.y_scale)) {}
+        b_scale(_mm256_set1_ps(p.b_scale)), y_scale(_mm256_set1_ps(p.y_scale)), y_inverse(_mm256_set1_ps(1.0f / p.y_scale)) {}
   __m256i a_zero, b_zero;
-  __m256 a_scale, b_scale, y_scale;
+  __m256 a_scale, b_scale, y_scale, y_inverse;
 };
 
 // QdqAdd's float value of 8 uint8 pairs at a and b (8 bytes each), Relu included.
@@ -96,27 +96,44 @@ __m256 qdq_sum8(const uint8_t* a, const uint8_t* b, const QdqAddLanes& p) {
   return Relu ? _mm256_max_ps(_mm256_setzero_ps(), sum) : sum;
 }
 
+// s / y_scale; Inverse: Markstein's corrected product with the reciprocal instead of the
+// division (i8_qdq_add_avx512.cc), for nodes where qdq_add_by_inverse_is_exact holds.
+template <bool Inverse>
+__m256 divide(__m256 s, const QdqAddLanes& p) {
+  if (!Inverse) return _mm256_div_ps(s, p.y_scale);
+  const __m256 q = _mm256_mul_ps(s, p.y_inverse);
+  return _mm256_fmadd_ps(_mm256_fnmadd_ps(q, p.y_scale, s), p.y_inverse, q);
+}
+
 // Compiled with -ffp-contract=off (CMakeLists.txt): a fused multiply-add of one product
 // into the sum would round differently from the separate nodes.
-template <bool Relu>
-void qdq_add_u8(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& params, uint8_t* y) {
+template <bool Relu, bool Inverse>
+void qdq_add_lanes(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& params, uint8_t* y) {
   const QdqAddLanes p(params);
   const int32_t y_zero = params.y_zero;
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
     __m256i v[4];
 #pragma GCC unroll 4
-    for (int j = 0; j < 4; ++j) v[j] = round_lanes(_mm256_div_ps(qdq_sum8<Relu>(a + i + 8 * j, b + i + 8 * j, p), p.y_scale));
+    for (int j = 0; j < 4; ++j) v[j] = round_lanes(divide<Inverse>(qdq_sum8<Relu>(a + i + 8 * j, b + i + 8 * j, p), p));
     store32(v, y_zero, y + i);
   }
   qdq_add(a + i, b + i, n - i, params, y + i);
 }
 
+template <bool Inverse>
+void qdq_add_by(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y) {
+  if (p.relu) qdq_add_lanes<true, Inverse>(a, b, n, p, y);
+  else qdq_add_lanes<false, Inverse>(a, b, n, p, y);
+}
+
 }  // namespace
 
 void qdq_add_u8__avx2(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y) {
-  if (p.relu) qdq_add_u8<true>(a, b, n, p, y);
-  else qdq_add_u8<false>(a, b, n, p, y);
+  qdq_add_by<false>(a, b, n, p, y);
+}
+void qdq_add_u8_by_inverse__avx2(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddParams& p, uint8_t* y) {
+  qdq_add_by<true>(a, b, n, p, y);
 }
 
 void requantize_u8__avx2(const int32_t* acc, int64_t n, int32_t bias, const float* multiplier, int64_t multiplier_stride,
