@@ -86,7 +86,7 @@ TEST(I8GemmTiles, MatchReferenceOnEveryTier) {
   for (Isa isa : supported_isas()) {
     const I8GemmKernel& kernel = i8_gemm_kernel(isa);
     for (int64_t m : {1, 5, 6, 7, 13})
-      for (int64_t n : {1, 7, 8, 9, 31, 32, 33, 70})
+      for (int64_t n : {1, 7, 8, 9, 31, 32, 33, 47, 64, 70, 129})
         for (int64_t k : {1, 3, 4, 5, 17, 67})
           for (const TypePair& t : pairs)
             for (int per_vector = 0; per_vector < 2; ++per_vector) {
@@ -256,7 +256,8 @@ TEST(I8GemmTiles, RequantizingTilesMatchRequantize) {
             col_add[static_cast<size_t>(j)] = sums[(s0 + static_cast<size_t>(j)) % sums.size()];
             mult[static_cast<size_t>(j)] = multipliers[(s0 + static_cast<size_t>(j) * 5) % multipliers.size()];
           }
-          const int cols = nr - 1 - static_cast<int>(s0 % 3);  // a column tail
+          // Column tails that leave each of the tile's column vectors partly or wholly unused.
+          const int cols = 1 + static_cast<int>((s0 * 13 + static_cast<size_t>(nr) - 2) % static_cast<size_t>(nr));
           std::vector<uint8_t> y(static_cast<size_t>(mr * nr), 0xab);
           I8TileArgs t;
           t.k_groups = 1;

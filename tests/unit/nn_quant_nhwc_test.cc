@@ -77,6 +77,8 @@ TEST(ConvNhwc, MatchesTheDefinitionOnEveryTier) {
     cases.push_back(conv_case(1, 14, 13, 16, 24, 1, 2, 0, 1, seven));  // strided 1x1
     cases.push_back(conv_case(1, 10, 11, 64, 344, 3, 1, 1, 1, seven)); // more than one column block, 110 pixels: two row chunks
     cases.push_back(conv_case(1, 3, 4, 4, 5, 5, 1, 2, 1, seven));      // a window larger than the image
+    cases.push_back(conv_case(1, 4, 7, 12, 40, 1, 1, 0, 1, seven));    // 40 channels: 3 of a 64-column tile's vectors
+    cases.push_back(conv_case(1, 5, 6, 8, 120, 3, 1, 1, 1, seven));    // 64 + 56 channels: a whole panel and 4 partial vectors
   }
   for (const ConvCase& c : cases) {
     const quant::NhwcConvShape& s = c.s;

@@ -39,7 +39,7 @@ void i8_gemm_6x8_indirect_u8__avx2(const I8TileArgs&);
 void i8_gemm_6x8_indirect_u8_7bit__avx2(const I8TileArgs&);
 void i8_gemm_6x32_rows_u8__avx512vnni(const I8TileArgs&);
 void i8_gemm_6x32_rows_s8__avx512vnni(const I8TileArgs&);
-void i8_gemm_6x32_indirect_u8__avx512vnni(const I8TileArgs&);
+void i8_gemm_6x64_indirect_u8__avx512vnni(const I8TileArgs&);
 void requantize_u8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, uint8_t*);
 void requantize_s8__avx2(const int32_t*, int64_t, int32_t, const float*, int64_t, int32_t, int8_t*);
 void quantize_u8__avx2(const float*, int64_t, float, int32_t, uint8_t*);
@@ -71,8 +71,7 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa) {
                                  quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2, nullptr, 1, false,
                                  qdq_add_u8_by_inverse__avx2};
   static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
-                                 i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, nullptr,
-                                 i8_gemm_6x32_indirect_u8__avx512vnni, nullptr, requantize_u8__avx2, requantize_s8__avx2,
+                                 i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, nullptr, nullptr, nullptr, requantize_u8__avx2, requantize_s8__avx2,
                                  quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx512, nullptr, 1, true,
                                  qdq_add_u8_by_inverse__avx512};
   if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
@@ -91,7 +90,16 @@ const I8GemmKernel& i8_indirect_kernel(Isa isa) {
                                  quantize_u8, quantize_s8, qdq_add_u8__wasmsimd, i8_arrange_pairs__wasmsimd, 2, true};
   return wasm;
 #else
-  return i8_gemm_kernel(isa);  // every native tier has an indirect tile in its own shape
+#ifdef TWINRT_X86
+  // VNNI: 64 columns (the NHWC convolutions' output channels) where the packed products
+  // keep 32: both measured best in ResNet-50 int8 (performance notes in quantization.md).
+  static const I8GemmKernel vnni{"i8_gemm_6x64__avx512vnni", 6, 64, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                 i8_gemm_6x64_indirect_u8__avx512vnni, nullptr, requantize_u8__avx2, requantize_s8__avx2,
+                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx512, nullptr, 1, true,
+                                 qdq_add_u8_by_inverse__avx512};
+  if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
+#endif
+  return i8_gemm_kernel(isa);  // the other native tiers' indirect tiles have their own shape
 #endif
 }
 

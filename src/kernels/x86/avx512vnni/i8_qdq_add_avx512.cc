@@ -38,6 +38,7 @@ int64_t qdq_add_64(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddPa
   int64_t i = 0;
   for (; i + 64 <= n; i += 64) {
     __m512i q[4];
+#pragma GCC unroll 4  // else q lives on the stack: a 64-byte store and reload per vector
     for (int j = 0; j < 4; ++j) {
       __m512 f = _mm512_add_ps(dequantize(a + i + 16 * j, a_zero, a_scale), dequantize(b + i + 16 * j, b_zero, b_scale));
       if (Relu) f = _mm512_max_ps(_mm512_setzero_ps(), f);  // x < 0 ? 0 : x, NaN and -0 kept
