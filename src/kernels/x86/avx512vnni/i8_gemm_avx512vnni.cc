@@ -101,9 +101,9 @@ __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t tap
   const auto mult = [&](__mmask16 k, int v) { return y ? _mm512_maskz_loadu_ps(k, t.y_multiplier + 16 * v) : _mm512_setzero_ps(); };
   const __m512i col0 = col(k0, 0), col1 = col(k1, 1), col2 = col(k2, 2), col3 = col(k3, 3);
   const __m512 m0 = mult(k0, 0), m1 = mult(k1, 1), m2 = mult(k2, 2), m3 = mult(k3, 3);
-  const auto store = [&](int r, __m512i x0, __m512i x1, __m512i x2, __m512i x3) {
+  const auto store = [&](int r, __m512i x0, __m512i x1, __m512i x2, __m512i x3) __attribute__((always_inline)) {
     const __m512i row = _mm512_set1_epi32(row_add[r]);
-    const auto one = [&](int v, __mmask16 k, __m512i sum, __m512i col_v, __m512 m) {
+    const auto one = [&](int v, __mmask16 k, __m512i sum, __m512i col_v, __m512 m) __attribute__((always_inline)) {
       const __m512i total = _mm512_add_epi32(sum, _mm512_add_epi32(row, col_v));
       if (y) _mm512_mask_cvtusepi32_storeu_epi8(y + r * ldy + 16 * v, k, requantize_u8(total, m, zero));
       else _mm512_mask_storeu_epi32(c + r * ldc + 16 * v, k, total);
