@@ -10,7 +10,8 @@
 namespace twinrt::quantize {
 
 // Gives the model its own copy of the main graph (model copies share graphs) and checks
-// that there is one.
+// that there is one. Weights held by Constant nodes (as Paddle2ONNX writes them) become
+// initializers of the same name, so the rewriters see every constant weight alike.
 Status prepare_graph(ir::Model& model);
 // Whether --exclude or --exclude-op names the node.
 bool is_excluded(const QuantizeOptions& options, const ir::Node& n);
