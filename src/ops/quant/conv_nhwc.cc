@@ -77,6 +77,9 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
   // last stage are one chunk). The split changes no result: each output is one tile's sum.
   constexpr int64_t kWeightBytes = 192 * 1024, kChunkPanels = 16;
   const int64_t chunks = (row_panels + kChunkPanels - 1) / kChunkPanels;
+  // Even chunks: 33 panels (14 x 14 pixels) as 11 + 11 + 11, not 16 + 16 + 1, whose tiny
+  // last chunk left a thread idle at 2 threads.
+  const int64_t chunk_panels = (row_panels + chunks - 1) / chunks;
   const int64_t want = pool.size() > 1 ? int64_t{pool.size()} * 4 : 1;
   const int64_t min_blocks = std::clamp<int64_t>((want + chunks - 1) / chunks, 1, col_panels);
   const int64_t block_panels =
@@ -105,7 +108,7 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
     t.y_zero = y_zero;
     for (int64_t item = begin; item < end; ++item) {
       const int64_t chunk = item / col_blocks, cp0 = item % col_blocks * block_panels;
-      const int64_t rp0 = chunk * kChunkPanels, rp_count = std::min(kChunkPanels, row_panels - rp0);
+      const int64_t rp0 = chunk * chunk_panels, rp_count = std::min(chunk_panels, row_panels - rp0);
       if (chunk != filled) {
         ind.resize(static_cast<size_t>(rp_count * taps * mr));
         for (int64_t i = 0; i < rp_count; ++i) fill_indirection(s, rows, pixel_bytes, pad.data(), (rp0 + i) * mr, mr, ind.data() + i * taps * mr);
