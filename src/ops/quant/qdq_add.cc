@@ -72,8 +72,7 @@ class QdqAddKernel final : public OpKernel {
     const kernels::I8QdqAddU8Fn add = loop_.for_params(qp);
     for_each_row_block_parallel(plan, ctx.pool(), kBlock, [&](int64_t out_off, const int64_t* in_off, int64_t at, int64_t n) {
       if (tier_loop) {
-        add(a->data<uint8_t>() + in_off[0] + at, b->data<uint8_t>() + in_off[1] + at, n, qp,
-                         y->data<uint8_t>() + out_off + at);
+        add(a->data<uint8_t>() + in_off[0] + at, b->data<uint8_t>() + in_off[1] + at, n, qp, y->data<uint8_t>() + out_off + at);
         return;
       }
       float fa[kBlock], fb[kBlock];
