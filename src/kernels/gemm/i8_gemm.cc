@@ -92,12 +92,19 @@ const I8GemmKernel& i8_indirect_kernel(Isa isa) {
 #else
 #ifdef TWINRT_X86
   // VNNI: 64 columns (the NHWC convolutions' output channels) where the packed products
-  // keep 32: both measured best in ResNet-50 int8 (performance notes in quantization.md).
-  static const I8GemmKernel vnni{"i8_gemm_6x64__avx512vnni", 6, 64, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                 i8_gemm_6x64_indirect_u8__avx512vnni, nullptr, requantize_u8__avx2, requantize_s8__avx2,
-                                 quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx512, nullptr, 1, true,
-                                 qdq_add_u8_by_inverse__avx512};
-  if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) return vnni;
+  // keep 32: both measured best in ResNet-50 int8 (Session M in quantization.md). The rest
+  // (requantization, QdqAdd) is the VNNI kernel's.
+  if (isa == Isa::kAvx512 && cpu_has_avx512_vnni()) {
+    static const I8GemmKernel wide = [] {
+      I8GemmKernel k = i8_gemm_kernel(Isa::kAvx512);
+      k.name = "i8_gemm_6x64__avx512vnni";
+      k.nr = 64;
+      k.rows_u8 = k.rows_s8 = nullptr;  // its packed-row tiles are 32 wide
+      k.indirect_u8 = i8_gemm_6x64_indirect_u8__avx512vnni;
+      return k;
+    }();
+    return wide;
+  }
 #endif
   return i8_gemm_kernel(isa);  // the other native tiers' indirect tiles have their own shape
 #endif
