@@ -81,7 +81,7 @@ void i8_conv_nhwc(benchmark::State& state, Isa isa) {
   auto w = Tensor::create(DataType::kInt8, {m, c, kernel, kernel});
   if (!w.is_ok()) return state.SkipWithError("weights");
   for (int64_t i = 0; i < w->numel(); ++i) w->data<int8_t>()[i] = static_cast<int8_t>(static_cast<int>(gen() % 255) - 127);
-  const auto weights = quant::pack_nhwc_conv_weights(isa, *w);
+  const auto weights = quant::pack_nhwc_conv_weights(isa, *w, true);
   if (!weights) return state.SkipWithError("no NHWC packing");
   const std::vector<int32_t> col_add = quant::fold_nhwc_bias(*weights, std::vector<int32_t>(static_cast<size_t>(m), 100), 128);
   const std::vector<float> multiplier(static_cast<size_t>(m), 1.0f / 4096);

@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 
 #include "control_model_builder.h"
+#include "kernels/conv/i8_winograd.h"
 #include "kernels/cpu/isa.h"
 #include "ops/quant/conv_nhwc.h"
 #include "passes/passes.h"
@@ -79,6 +81,11 @@ TEST(ConvNhwc, MatchesTheDefinitionOnEveryTier) {
     cases.push_back(conv_case(1, 3, 4, 4, 5, 5, 1, 2, 1, seven));      // a window larger than the image
     cases.push_back(conv_case(1, 4, 7, 12, 40, 1, 1, 0, 1, seven));    // 40 channels: 3 of a 64-column tile's vectors
     cases.push_back(conv_case(1, 5, 6, 8, 120, 3, 1, 1, 1, seven));    // 64 + 56 channels: a whole panel and 4 partial vectors
+    // Winograd on tiers with an int16 tile: odd output sizes (blocks half outside), no
+    // padding, channels not a multiple of 8 (the input transform's tail) and 169 blocks of
+    // 64 channels (two chunks).
+    cases.push_back(conv_case(2, 7, 6, 12, 13, 3, 1, 0, 1, seven));
+    cases.push_back(conv_case(1, 26, 25, 64, 20, 3, 1, 1, 1, seven));
   }
   for (const ConvCase& c : cases) {
     const quant::NhwcConvShape& s = c.s;
@@ -86,18 +93,27 @@ TEST(ConvNhwc, MatchesTheDefinitionOnEveryTier) {
     for (uint8_t& v : x) v = static_cast<uint8_t>(rng());
     std::vector<int8_t> w(static_cast<size_t>(c.out_channels * s.channels * s.taps()));
     for (int8_t& v : w) v = static_cast<int8_t>(c.seven_bit ? static_cast<int>(rng() % 129) - 64 : static_cast<int>(rng() % 256) - 128);
+    // Biases and multipliers that spread the bytes over 0-255 (a sum about 10^4 sqrt(taps * C)
+    // to about 1-50), so a wrong sum shows; channel 0's bias is any int32: the sums wrap.
     std::vector<int32_t> bias(static_cast<size_t>(c.out_channels));
-    for (int32_t& b : bias) b = static_cast<int32_t>(rng());  // any int32: the sums wrap
+    for (int32_t& b : bias) b = static_cast<int32_t>(rng() % 200001) - 100000;
+    bias[0] = static_cast<int32_t>(rng());
     std::vector<float> mult(static_cast<size_t>(c.out_channels));
-    for (float& f : mult) f = 1e-4f * static_cast<float>(1 + rng() % 50);
+    const float spread = 1e-4f / std::sqrt(static_cast<float>(s.taps() * s.channels));
+    for (float& f : mult) f = spread * static_cast<float>(1 + rng() % 50);
     const uint8_t xz = static_cast<uint8_t>(rng());
     const int32_t yz = static_cast<int32_t>(rng() % 256);
     const std::vector<uint8_t> want = direct(c, x, xz, w, bias, mult, yz);
     const Tensor wt = make<int8_t>({c.out_channels, s.channels, s.kernel_h, s.kernel_w}, w);
     for (Isa isa : kernels::supported_isas()) {
-      const std::optional<quant::NhwcConvWeights> packed = quant::pack_nhwc_conv_weights(isa, wt);
+      const bool unit_steps = s.stride_h == 1 && s.dilation_h == 1;
+      const std::optional<quant::NhwcConvWeights> packed = quant::pack_nhwc_conv_weights(isa, wt, unit_steps);
       ASSERT_TRUE(packed.has_value());
-      EXPECT_EQ(packed->panels.signed_7bit, c.seven_bit);
+      const bool winograd = unit_steps && s.kernel_h == 3 && kernels::i8_indirect_kernel(isa).indirect_i16;
+      EXPECT_EQ(packed->winograd.empty(), !winograd);
+      if (!winograd) {
+        EXPECT_EQ(packed->panels.signed_7bit, c.seven_bit);
+      }
       const std::vector<int32_t> col_add = quant::fold_nhwc_bias(*packed, bias, xz);
       for (int threads : {1, 2}) {
         ThreadPool pool(threads);
@@ -111,9 +127,44 @@ TEST(ConvNhwc, MatchesTheDefinitionOnEveryTier) {
 }
 
 TEST(ConvNhwc, RefusesWeightsItCannotPack) {
-  EXPECT_FALSE(quant::pack_nhwc_conv_weights(Isa::kScalar, make<int8_t>({2, 3, 1, 1}, std::vector<int8_t>(6, 1))));  // C % 4
-  EXPECT_FALSE(quant::pack_nhwc_conv_weights(Isa::kScalar, make<uint8_t>({2, 4, 1, 1}, std::vector<uint8_t>(8, 1))));
-  EXPECT_FALSE(quant::pack_nhwc_conv_weights(Isa::kScalar, make<int8_t>({2, 4, 3}, std::vector<int8_t>(24, 1))));  // 1-D
+  EXPECT_FALSE(quant::pack_nhwc_conv_weights(Isa::kScalar, make<int8_t>({2, 3, 1, 1}, std::vector<int8_t>(6, 1)), true));  // C % 4
+  EXPECT_FALSE(quant::pack_nhwc_conv_weights(Isa::kScalar, make<uint8_t>({2, 4, 1, 1}, std::vector<uint8_t>(8, 1)), true));
+  EXPECT_FALSE(quant::pack_nhwc_conv_weights(Isa::kScalar, make<int8_t>({2, 4, 3}, std::vector<int8_t>(24, 1)), true));  // 1-D
+}
+
+// The Winograd sums are 4 times the direct ones, exact while that fits int32: at the largest
+// channel count the tiers take, the extreme products (255 * -128 at every tap, and 255 * 127)
+// give the definition's bytes; 4 channels more and the weights stay in the direct form.
+TEST(ConvNhwc, WinogradIsExactAtItsChannelBound) {
+  const int64_t c = kernels::kI8WinogradMaxChannels / 4 * 4;
+  for (Isa isa : kernels::supported_isas()) {
+    if (!kernels::i8_indirect_kernel(isa).indirect_i16) continue;
+    const Tensor over = make<int8_t>({1, c + 4, 3, 3}, std::vector<int8_t>(static_cast<size_t>((c + 4) * 9), 1));
+    EXPECT_TRUE(quant::pack_nhwc_conv_weights(isa, over, true)->winograd.empty());
+    std::mt19937 rng(3);
+    for (int extreme : {-128, 127, 0}) {  // 0: random values
+      const ConvCase cc = conv_case(1, 5, 4, c, 2, 3, 1, 1, 1, false);
+      std::vector<uint8_t> x(static_cast<size_t>(20 * c), 255);
+      std::vector<int8_t> w(static_cast<size_t>(2 * c * 9), static_cast<int8_t>(extreme));
+      if (extreme == 0) {
+        for (uint8_t& v : x) v = static_cast<uint8_t>(rng());
+        for (int8_t& v : w) v = static_cast<int8_t>(rng());
+      }
+      const std::vector<int32_t> bias = {0, 0};
+      // Extreme sums (up to 9 * c * 255 * 128, about 2^29) to about +-107; random ones (about
+      // 1.4e6) to about +-70.
+      const float f = extreme == 0 ? 5e-5f : 2e-7f;
+      const std::vector<float> mult = {f, f};
+      const std::vector<uint8_t> want = direct(cc, x, 0, w, bias, mult, 128);
+      const std::optional<quant::NhwcConvWeights> packed = quant::pack_nhwc_conv_weights(isa, make<int8_t>({2, c, 3, 3}, w), true);
+      ASSERT_FALSE(packed->winograd.empty());
+      const std::vector<int32_t> col_add = quant::fold_nhwc_bias(*packed, bias, 0);
+      ThreadPool pool(1);
+      std::vector<uint8_t> got(want.size(), 0xcd);
+      quant::conv_nhwc_u8(pool, cc.s, *packed, x.data(), 0, col_add.data(), mult.data(), 128, got.data());
+      EXPECT_EQ(got, want) << isa_name(isa) << " weights " << extreme;
+    }
+  }
 }
 
 // x -> QLinearConv 3x3 (8 -> 12) -> a -> QLinearConv 1x1 (12 -> 12) -> b; the QDQ residual add

@@ -19,6 +19,7 @@ namespace twinrt::kernels {
 void i8_gemm_6x8_rows_u8__scalar(const I8TileArgs&);
 void i8_gemm_6x8_rows_s8__scalar(const I8TileArgs&);
 void i8_gemm_6x8_indirect_u8__scalar(const I8TileArgs&);
+void i8_gemm_6x8_indirect_i16__scalar(const I8TileArgs&);
 #if defined(__wasm_simd128__)
 void i8_gemm_2x8_rows_u8__wasmsimd(const I8TileArgs&);
 void i8_gemm_2x8_rows_s8__wasmsimd(const I8TileArgs&);
@@ -61,7 +62,9 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa) {
                                    quantize_s8, qdq_add_u8__wasmsimd, i8_arrange_pairs__wasmsimd};
 #else
   static const I8GemmKernel scalar{"i8_gemm_6x8__scalar", 6, 8, i8_gemm_6x8_rows_u8__scalar,
-                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar, nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8};
+                                   i8_gemm_6x8_rows_s8__scalar, nullptr, nullptr, nullptr, i8_gemm_6x8_indirect_u8__scalar,
+                                   nullptr, requantize_u8, requantize_s8, quantize_u8, quantize_s8, nullptr, nullptr, 1,
+                                   false, nullptr, i8_gemm_6x8_indirect_i16__scalar};
 #endif
 #ifdef TWINRT_X86
   static const I8GemmKernel avx2{"i8_gemm_6x8__avx2", 6, 8, i8_gemm_6x8_rows_u8__avx2, i8_gemm_6x8_rows_s8__avx2,
@@ -87,7 +90,8 @@ const I8GemmKernel& i8_indirect_kernel(Isa isa) {
   (void)isa;
   static const I8GemmKernel wasm{"i8_gemm_4x8__wasmsimd", 4, 8, nullptr, nullptr, nullptr, nullptr, nullptr,
                                  i8_gemm_4x8_indirect_u8__wasmsimd, nullptr, requantize_u8__wasmsimd, requantize_s8__wasmsimd,
-                                 quantize_u8, quantize_s8, qdq_add_u8__wasmsimd, i8_arrange_pairs__wasmsimd, 2, true};
+                                 quantize_u8, quantize_s8, qdq_add_u8__wasmsimd, i8_arrange_pairs__wasmsimd, 2, true,
+                                 nullptr, i8_gemm_4x8_indirect_u8__wasmsimd};  // int16 rows read the same way
   return wasm;
 #else
 #ifdef TWINRT_X86

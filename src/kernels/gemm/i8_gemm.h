@@ -113,7 +113,19 @@ struct I8GemmKernel {
   // fused multiply-add correction (Markstein's; a division is ten times slower). Callers use
   // it only where qdq_add_by_inverse_is_exact holds; null where no faster loop exists.
   I8QdqAddU8Fn qdq_add_u8_by_inverse = nullptr;
+  // indirect_u8's products on int16 rows (indirect_row_bytes 2 regardless) and int16 column
+  // panels in pair order (i8_pair_index), values within +-2^15 whose pair products and sums
+  // fit int32: the products of the exact 8-bit Winograd convolution (kernels/conv/i8_winograd.h).
+  // Null where the tier's 8-bit tiles do more products per instruction than its 16-bit ones
+  // (VNNI, AVX2's 7-bit tiles), so Winograd's fewer products would not pay.
+  I8TileFn indirect_i16 = nullptr;
 };
+
+// Where value (column j, depth d of a 4-depth group) lies in a group of an int16 column
+// panel of width nr in pair order: depth pair d / 2 is a block of 2 * nr values in which
+// column j's two depths are adjacent, so one 32-bit row broadcast against the block feeds a
+// multiply-add of int16 pairs (vpmaddwd, i32x4.dot_i16x8_s) for nr / 4 columns per vector.
+constexpr int64_t i8_pair_index(int nr, int j, int d) { return (d / 2) * 2 * nr + j * 2 + d % 2; }
 
 // The tile kernel for `isa` (never kAuto): AVX-512 uses VNNI when the CPU has it
 // (AVX-512 without VNNI falls back to the AVX2 tiles).

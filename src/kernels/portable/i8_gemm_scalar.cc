@@ -53,10 +53,27 @@ void indirect_tile(const I8TileArgs& t) {
   store(t, acc);
 }
 
+// int16 rows through the indirection pointers against int16 columns in pair order
+// (i8_pair_index), tap by tap: the 8-bit Winograd products.
+void indirect_i16_tile(const I8TileArgs& t) {
+  uint32_t acc[kMr][kNr] = {};
+  const int16_t* cols = reinterpret_cast<const int16_t*>(t.cols);
+  for (int64_t tap = 0; tap < t.taps; ++tap)
+    for (int64_t g = 0; g < t.k_groups; ++g, cols += kNr * 4)
+      for (int r = 0; r < kMr; ++r) {
+        const int16_t* row = reinterpret_cast<const int16_t*>(t.indirect[tap * kMr + r]) + g * 4;
+        for (int d = 0; d < 4; ++d)
+          for (int j = 0; j < kNr; ++j)
+            acc[r][j] += static_cast<uint32_t>(int32_t{row[d]} * cols[i8_pair_index(kNr, j, d)]);
+      }
+  store(t, acc);
+}
+
 }  // namespace
 
 void i8_gemm_6x8_rows_u8__scalar(const I8TileArgs& t) { tile<true>(t); }
 void i8_gemm_6x8_rows_s8__scalar(const I8TileArgs& t) { tile<false>(t); }
 void i8_gemm_6x8_indirect_u8__scalar(const I8TileArgs& t) { indirect_tile(t); }
+void i8_gemm_6x8_indirect_i16__scalar(const I8TileArgs& t) { indirect_i16_tile(t); }
 
 }  // namespace twinrt::kernels

@@ -32,10 +32,6 @@ constexpr int kMr = 4, kNr = 8;
 // One depth group of a panel after arranging: 2 pairs x 8 columns x 2 depths, int16.
 constexpr int64_t kGroupValues = 2 * kNr * 2;
 
-// Arranged index of packed value (column j, depth d of the group): pair d / 2 is a block of
-// 16 values, and in it column j's two depths are adjacent, so the first 8 values of a pair
-// are columns 0-3 and the next 8 columns 4-7.
-constexpr int arranged_index(int j, int d) { return (d / 2) * 2 * kNr + j * 2 + d % 2; }
 
 // Row r's 8 columns requantized to uint8 (I8TileArgs::y): requantize_u8's operations with
 // bias 0, so its bytes. m holds the columns' multipliers.
@@ -95,7 +91,7 @@ void i8_arrange_pairs__wasmsimd(I8Panels& panels) {
     const uint8_t* src = panels.bytes.data() + g * kNr * 4;
     int16_t values[kGroupValues];
     for (int j = 0; j < kNr; ++j)
-      for (int d = 0; d < 4; ++d) values[arranged_index(j, d)] = static_cast<int8_t>(src[j * 4 + d]);
+      for (int d = 0; d < 4; ++d) values[i8_pair_index(kNr, j, d)] = static_cast<int8_t>(src[j * 4 + d]);
     std::memcpy(wide.data() + g * sizeof(values), values, sizeof(values));
   }
   panels.bytes.swap(wide);

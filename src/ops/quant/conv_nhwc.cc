@@ -3,13 +3,22 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/conv/i8_winograd.h"
+
 namespace twinrt::quant {
 
-std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w) {
+std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w, bool unit_steps) {
   if (w.dtype() != DataType::kInt8 || w.rank() != 4 || w.numel() == 0 || w.dim(1) % 4 != 0) return std::nullopt;
   NhwcConvWeights out;
   out.kernel = &kernels::i8_indirect_kernel(isa);
   const int64_t m = w.dim(0), c = w.dim(1), taps = w.dim(2) * w.dim(3), k = taps * c;
+  if (unit_steps && out.kernel->indirect_i16 && w.dim(2) == 3 && w.dim(3) == 3 && c <= kernels::kI8WinogradMaxChannels) {
+    const int8_t* values = w.data<int8_t>();
+    out.winograd = kernels::i8_winograd_weights(values, m, c, out.kernel->nr);
+    out.sums.assign(static_cast<size_t>(m), 0);
+    for (int64_t i = 0; i < m * k; ++i) out.sums[static_cast<size_t>(i / k)] += values[i];
+    return out;
+  }
   // [M, C, taps] -> [M, taps, C]: the order the indirect tile walks.
   std::vector<uint8_t> tap_major(static_cast<size_t>(m * k));
   const uint8_t* src = w.data<uint8_t>();
@@ -18,6 +27,7 @@ std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w) 
       for (int64_t t = 0; t < taps; ++t) tap_major[static_cast<size_t>(o * k + t * c + ch)] = src[(o * c + ch) * taps + t];
   kernels::i8_pack(tap_major.data(), false, k, 1, 0, m, k, out.kernel->nr, false, out.panels);
   if (out.kernel->arrange_wide_cols) out.kernel->arrange_wide_cols(out.panels);
+  out.sums = out.panels.sums;
   return out;
 }
 
@@ -26,7 +36,7 @@ std::vector<int32_t> fold_nhwc_bias(const NhwcConvWeights& w, const std::vector<
   const size_t nr = static_cast<size_t>(w.kernel->nr);
   std::vector<int32_t> out((bias.size() + nr - 1) / nr * nr, 0);
   for (size_t m = 0; m < bias.size(); ++m)
-    out[m] = static_cast<int32_t>(static_cast<uint32_t>(bias[m]) - uint32_t{x_zero} * static_cast<uint32_t>(w.panels.sums[m]));
+    out[m] = static_cast<int32_t>(static_cast<uint32_t>(bias[m]) - uint32_t{x_zero} * static_cast<uint32_t>(w.sums[m]));
   return out;
 }
 
@@ -62,6 +72,7 @@ void fill_indirection(const NhwcConvShape& s, const uint8_t* x, int64_t pixel_by
 void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeights& w, const uint8_t* x, uint8_t x_zero,
                   const int32_t* col_add, const float* multiplier, int32_t y_zero, uint8_t* y,
                   const NhwcResidual* residual) {
+  if (!w.winograd.empty()) return conv_nhwc_winograd_u8(pool, s, w, x, x_zero, col_add, multiplier, y_zero, y, residual);
   const kernels::I8GemmKernel& kernel = *w.kernel;
   const kernels::I8Panels& wp = w.panels;
   const int mr = kernel.mr, nr = kernel.nr;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "kernels/gemm/i8_gemm.h"
 #include "runtime/thread_pool.h"
@@ -27,12 +28,16 @@ struct NhwcConvShape {
 
 struct NhwcConvWeights {
   const kernels::I8GemmKernel* kernel = nullptr;  // a tier with an indirect tile
-  kernels::I8Panels panels;                       // out channels as column panels, signed; sums per channel
+  kernels::I8Panels panels;                       // out channels as column panels, signed (direct products)
+  std::vector<kernels::I8Panels> winograd;        // or U' per transformed position (i8_winograd_weights)
+  std::vector<int32_t> sums;                      // per out channel, the sum of its weights
 };
 
 // W int8 [M, C, kh, kw] with C a multiple of 4 (depth groups never straddle taps); nullopt
-// otherwise.
-std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w);
+// otherwise. A 3x3 filter of a convolution with stride and dilation 1 (`unit_steps`) gets
+// the exact Winograd form on tiers with an indirect_i16 tile, up to
+// kernels::kI8WinogradMaxChannels input channels.
+std::optional<NhwcConvWeights> pack_nhwc_conv_weights(Isa isa, const Tensor& w, bool unit_steps);
 
 // A residual add after the convolution: y = QdqAdd(conv, x) with `params` (a: the
 // convolution's uint8 result, b: x, the same NHWC shape), done on each block of output rows
@@ -51,6 +56,11 @@ struct NhwcResidual {
 void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeights& w, const uint8_t* x, uint8_t x_zero,
                   const int32_t* col_add, const float* multiplier, int32_t y_zero, uint8_t* y,
                   const NhwcResidual* residual = nullptr);
+
+// conv_nhwc_u8 for weights in the Winograd form (conv_nhwc_winograd.cc); the same bytes.
+void conv_nhwc_winograd_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeights& w, const uint8_t* x,
+                           uint8_t x_zero, const int32_t* col_add, const float* multiplier, int32_t y_zero, uint8_t* y,
+                           const NhwcResidual* residual);
 
 // bias[m] - x_zero * sum of channel m's weights, in wrapping int32: the tile's column term.
 std::vector<int32_t> fold_nhwc_bias(const NhwcConvWeights& w, const std::vector<int32_t>& bias, uint8_t x_zero);

@@ -115,7 +115,9 @@ Result<std::unique_ptr<OpKernel>> create_qlinear_conv_nhwc(const KernelInit& ini
   ASSIGN_OR_RETURN(int64_t group, init.attr_int("group", 1));
   if (group != 1) return init.error("needs group 1");
   const Tensor* w = init.constant_inputs.size() > 3 ? init.constant_inputs[3] : nullptr;
-  std::optional<quant::NhwcConvWeights> packed = w ? quant::pack_nhwc_conv_weights(init.isa, *w) : std::nullopt;
+  const auto ones = [](const std::vector<int64_t>& v) { return std::all_of(v.begin(), v.end(), [](int64_t e) { return e == 1; }); };
+  const bool unit_steps = ones(attrs.strides) && ones(attrs.dilations);
+  std::optional<quant::NhwcConvWeights> packed = w ? quant::pack_nhwc_conv_weights(init.isa, *w, unit_steps) : std::nullopt;
   if (!packed) return init.error("needs constant int8 weights [M, C, kh, kw] with C a multiple of 4");
   return make_kernel<QLinearConvNhwcKernel>(std::move(attrs), std::move(*packed), residual_relu != 0, init);
 }
