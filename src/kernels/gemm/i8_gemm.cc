@@ -38,6 +38,7 @@ void i8_gemm_6x8_rows_s8_7bit__avx2(const I8TileArgs&);
 void i8_gemm_6x8_rows_u16__avx2(const I8TileArgs&);
 void i8_gemm_6x8_indirect_u8__avx2(const I8TileArgs&);
 void i8_gemm_6x8_indirect_u8_7bit__avx2(const I8TileArgs&);
+void i8_gemm_6x8_indirect_i16__avx2(const I8TileArgs&);
 void i8_gemm_6x32_rows_u8__avx512vnni(const I8TileArgs&);
 void i8_gemm_6x32_rows_s8__avx512vnni(const I8TileArgs&);
 void i8_gemm_6x64_indirect_u8__avx512vnni(const I8TileArgs&);
@@ -72,7 +73,7 @@ const I8GemmKernel& i8_gemm_kernel(Isa isa) {
                                  i8_gemm_6x8_indirect_u8__avx2,
                                  i8_gemm_6x8_indirect_u8_7bit__avx2, requantize_u8__avx2, requantize_s8__avx2,
                                  quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx2, nullptr, 1, false,
-                                 qdq_add_u8_by_inverse__avx2};
+                                 qdq_add_u8_by_inverse__avx2, i8_gemm_6x8_indirect_i16__avx2};
   static const I8GemmKernel vnni{"i8_gemm_6x32__avx512vnni", 6, 32, i8_gemm_6x32_rows_u8__avx512vnni,
                                  i8_gemm_6x32_rows_s8__avx512vnni, nullptr, nullptr, nullptr, nullptr, nullptr, requantize_u8__avx2, requantize_s8__avx2,
                                  quantize_u8__avx2, quantize_s8__avx2, qdq_add_u8__avx512, nullptr, 1, true,

@@ -116,8 +116,8 @@ struct I8GemmKernel {
   // indirect_u8's products on int16 rows (indirect_row_bytes 2 regardless) and int16 column
   // panels in pair order (i8_pair_index), values within +-2^15 whose pair products and sums
   // fit int32: the products of the exact 8-bit Winograd convolution (kernels/conv/i8_winograd.h).
-  // Null where the tier's 8-bit tiles do more products per instruction than its 16-bit ones
-  // (VNNI, AVX2's 7-bit tiles), so Winograd's fewer products would not pay.
+  // Null on VNNI, whose 8-bit products run at twice the rate of 16-bit ones: Winograd's
+  // 2.25x fewer products would not pay for its transforms.
   I8TileFn indirect_i16 = nullptr;
 };
 

@@ -15,6 +15,9 @@
 // pair, re-done for every column panel.
 // With I8TileArgs::y set the tile requantizes its sums to uint8 in its epilogue
 // (indirect_requantizes_u8) with requantize_u8__wasmsimd's rounding (i8_lanes_wasm.h).
+// The dot product is signed, so the same tile multiplies int16 rows too: it is also the
+// kernel's indirect_i16, the products of the exact Winograd convolution
+// (kernels/conv/i8_winograd.h), whose transformed weights are packed in this pair order.
 // Compiled only by emscripten (CMakeLists.txt); SIMD128 builds only.
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>

@@ -6,7 +6,10 @@
 // column panels, tap-major (k = tap * C + c), made once at session creation. Tiles that can
 // requantize in their epilogue (AVX-512 VNNI) write bytes directly; otherwise each output
 // row block is requantized while its int32 sums are in L1. The int32 sums are exact, so
-// the bytes are those of the NCHW path (ops/quant/conv_integer.cc) on every tier.
+// the bytes are those of the NCHW path (ops/quant/conv_integer.cc) on every tier. 3x3
+// filters with stride 1 on tiers whose 16-bit products are as fast as their 8-bit ones
+// (WebAssembly SIMD128, AVX2, the portable tier) run the exact Winograd form instead
+// (conv_nhwc_winograd.cc): other sums on the way, the same ones at the end.
 #pragma once
 
 #include <cstdint>
