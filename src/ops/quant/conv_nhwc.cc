@@ -42,12 +42,21 @@ std::vector<int32_t> fold_nhwc_bias(const NhwcConvWeights& w, const std::vector<
 
 namespace {
 
+// Byte offset of each tap's input pixel from the window's first pixel, tap-major.
+std::vector<int64_t> tap_offsets(const NhwcConvShape& s, int64_t pixel_bytes) {
+  std::vector<int64_t> out;
+  for (int64_t kh = 0; kh < s.kernel_h; ++kh)
+    for (int64_t kw = 0; kw < s.kernel_w; ++kw) out.push_back((kh * s.dilation_h * s.in_w + kw * s.dilation_w) * pixel_bytes);
+  return out;
+}
+
 // Pointers for one panel of mr output pixels from `p0`: ind[t * mr + r] is tap t's input
 // pixel of output pixel p0 + r (the padding row outside the image or past the last pixel),
-// pixels `pixel_bytes` apart from x.
-void fill_indirection(const NhwcConvShape& s, const uint8_t* x, int64_t pixel_bytes, const uint8_t* pad, int64_t p0,
-                      int mr, const uint8_t** ind) {
-  const int64_t pixels = s.batch * s.out_h * s.out_w;
+// pixels `pixel_bytes` apart from x; `offsets` from tap_offsets.
+void fill_indirection(const NhwcConvShape& s, const uint8_t* x, int64_t pixel_bytes, const uint8_t* pad,
+                      const std::vector<int64_t>& offsets, int64_t p0, int mr, const uint8_t** ind) {
+  const int64_t pixels = s.batch * s.out_h * s.out_w, taps = s.taps();
+  const int64_t last_h = (s.kernel_h - 1) * s.dilation_h, last_w = (s.kernel_w - 1) * s.dilation_w;
   // The output pixel's coordinates, stepped along (divisions per pixel were a tenth of a
   // 1x1 convolution's time).
   int64_t n = p0 / (s.out_h * s.out_w), oh = p0 / s.out_w % s.out_h, ow = p0 % s.out_w;
@@ -57,6 +66,14 @@ void fill_indirection(const NhwcConvShape& s, const uint8_t* x, int64_t pixel_by
       if (++oh == s.out_h) oh = 0, ++n;
     }
     const int64_t p = p0 + r;
+    const int64_t ih0 = oh * s.stride_h - s.pad_top, iw0 = ow * s.stride_w - s.pad_left;
+    if (p < pixels && ih0 >= 0 && ih0 + last_h < s.in_h && iw0 >= 0 && iw0 + last_w < s.in_w) {
+      // The whole window is inside: fixed offsets from its first pixel, no test per tap
+      // (the tests were 3% of ResNet-50's time).
+      const uint8_t* first = x + ((n * s.in_h + ih0) * s.in_w + iw0) * pixel_bytes;
+      for (int64_t t = 0; t < taps; ++t) ind[t * mr + r] = first + offsets[static_cast<size_t>(t)];
+      continue;
+    }
     for (int64_t kh = 0; kh < s.kernel_h; ++kh)
       for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
         const int64_t ih = oh * s.stride_h - s.pad_top + kh * s.dilation_h;
@@ -105,6 +122,7 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
   std::vector<uint8_t> pad(static_cast<size_t>(pixel_bytes), 0);  // (x_zero - x_zero) * w = 0
   for (int64_t c = 0; c < s.channels; ++c) pad[static_cast<size_t>(c * row_bytes)] = x_zero;  // little-endian
   const std::vector<int32_t> row_add(static_cast<size_t>(mr), 0);           // weights' zero points are 0
+  const std::vector<int64_t> offsets = tap_offsets(s, pixel_bytes);
   pool.parallel_for(chunks * col_blocks, 1, [&](int64_t begin, int64_t end) {
     thread_local std::vector<const uint8_t*> ind;
     thread_local std::vector<int32_t> acc;
@@ -122,7 +140,7 @@ void conv_nhwc_u8(ThreadPool& pool, const NhwcConvShape& s, const NhwcConvWeight
       const int64_t rp0 = chunk * chunk_panels, rp_count = std::min(chunk_panels, row_panels - rp0);
       if (chunk != filled) {
         ind.resize(static_cast<size_t>(rp_count * taps * mr));
-        for (int64_t i = 0; i < rp_count; ++i) fill_indirection(s, rows, pixel_bytes, pad.data(), (rp0 + i) * mr, mr, ind.data() + i * taps * mr);
+        for (int64_t i = 0; i < rp_count; ++i) fill_indirection(s, rows, pixel_bytes, pad.data(), offsets, (rp0 + i) * mr, mr, ind.data() + i * taps * mr);
         filled = chunk;
       }
       acc.resize(std::max(acc.size(), static_cast<size_t>(mr * block_panels * nr)));
