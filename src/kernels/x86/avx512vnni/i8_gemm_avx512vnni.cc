@@ -24,15 +24,32 @@ constexpr int64_t kPrefetchGroups = 8;
 inline void dpbusd(__m512i& acc, __m512i u, __m512i s) { __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(u), "v"(s)); }
 
 // requantize_u8's result (kernels/portable/i8_requantize.inc: round_to) for 16 sums, before
-// the final saturation: float(v) * m, at most 2^22, rounded half to even by vcvtps2dq (the
-// default rounding mode, which round_to's add and subtract of 1.5 * 2^23 also assume),
-// plus the zero point, negatives to 0; the caller's unsigned-saturating narrowing store
-// (vpmovusdb) clamps the rest to 255. Out of int32 range and NaN (min returns its second
-// operand, the NaN) convert to INT32_MIN and end at 0, where round_to's clamp to -2^22 and
-// its NaN rule also end; round_to's lower clamp is not needed.
-inline __m512i requantize_u8(__m512i v, __m512 m, __m512i zero) {
+// the final clamp to 0-255: float(v) * m, at most 2^22, rounded half to even by vcvtps2dq
+// (the default rounding mode, which round_to's add and subtract of 1.5 * 2^23 also assume),
+// plus the zero point. Out of int32 range and NaN (min returns its second operand, the NaN)
+// convert to INT32_MIN and end at 0 after the clamp, where round_to's clamp to -2^22 and its
+// NaN rule also end; round_to's lower clamp is not needed.
+inline __m512i requantize_unclamped(__m512i v, __m512 m, __m512i zero) {
   const __m512 f = _mm512_min_ps(_mm512_set1_ps(4194304.0f), _mm512_mul_ps(_mm512_cvtepi32_ps(v), m));
-  return _mm512_max_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(f), zero), _mm512_setzero_si512());
+  return _mm512_add_epi32(_mm512_cvtps_epi32(f), zero);
+}
+
+// Negatives to 0; the caller's unsigned-saturating narrowing store (vpmovusdb) clamps the
+// rest to 255.
+inline __m512i requantize_u8(__m512i v, __m512 m, __m512i zero) {
+  return _mm512_max_epi32(requantize_unclamped(v, m, zero), _mm512_setzero_si512());
+}
+
+// Four vectors of requantize_unclamped's values (64 columns of a row) as 64 clamped bytes in
+// order, one store: vpackssdw then vpackuswb clamp to 0-255 exactly as the max with 0 and
+// vpmovusdb do, but work within 128-bit lanes, so lane L ends up holding 4 values of each
+// vector (its values 4L to 4L + 3) and a dword permutation puts each vector's 16 together.
+// Four masked narrowing stores cost 2 uops and a store each: at 64 deep (1x1 convolutions
+// over 64 channels) the epilogue is about a third of the tile's instructions.
+inline void store_64_bytes(uint8_t* y, __m512i q0, __m512i q1, __m512i q2, __m512i q3) {
+  const __m512i lanes = _mm512_packus_epi16(_mm512_packs_epi32(q0, q1), _mm512_packs_epi32(q2, q3));
+  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  _mm512_storeu_si512(y, _mm512_permutexvar_epi32(order, lanes));
 }
 
 // The sums of `taps` steps of t.k_groups depth groups each, stored with the row and column
@@ -101,8 +118,18 @@ __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t tap
   const auto mult = [&](__mmask16 k, int v) { return y ? _mm512_maskz_loadu_ps(k, t.y_multiplier + 16 * v) : _mm512_setzero_ps(); };
   const __m512i col0 = col(k0, 0), col1 = col(k1, 1), col2 = col(k2, 2), col3 = col(k3, 3);
   const __m512 m0 = mult(k0, 0), m1 = mult(k1, 1), m2 = mult(k2, 2), m3 = mult(k3, 3);
+  const bool whole_row = V == 4 && t.col_count == 64;
   const auto store = [&](int r, __m512i x0, __m512i x1, __m512i x2, __m512i x3) __attribute__((always_inline)) {
     const __m512i row = _mm512_set1_epi32(row_add[r]);
+    if constexpr (V == 4) {
+      if (y && whole_row) {
+        const auto q = [&](__m512i sum, __m512i col_v, __m512 m) __attribute__((always_inline)) {
+          return requantize_unclamped(_mm512_add_epi32(sum, _mm512_add_epi32(row, col_v)), m, zero);
+        };
+        store_64_bytes(y + r * ldy, q(x0, col0, m0), q(x1, col1, m1), q(x2, col2, m2), q(x3, col3, m3));
+        return;
+      }
+    }
     const auto one = [&](int v, __mmask16 k, __m512i sum, __m512i col_v, __m512 m) __attribute__((always_inline)) {
       const __m512i total = _mm512_add_epi32(sum, _mm512_add_epi32(row, col_v));
       if (y) _mm512_mask_cvtusepi32_storeu_epi8(y + r * ldy + 16 * v, k, requantize_u8(total, m, zero));
