@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "kernels/gemm/i8_gemm.h"
+#include "kernels/x86/avx512vnni/u8_store_64.h"
 
 namespace twinrt::kernels {
 namespace {
@@ -38,18 +39,6 @@ inline __m512i requantize_unclamped(__m512i v, __m512 m, __m512i zero) {
 // rest to 255.
 inline __m512i requantize_u8(__m512i v, __m512 m, __m512i zero) {
   return _mm512_max_epi32(requantize_unclamped(v, m, zero), _mm512_setzero_si512());
-}
-
-// Four vectors of requantize_unclamped's values (64 columns of a row) as 64 clamped bytes in
-// order, one store: vpackssdw then vpackuswb clamp to 0-255 exactly as the max with 0 and
-// vpmovusdb do, but work within 128-bit lanes, so lane L ends up holding 4 values of each
-// vector (its values 4L to 4L + 3) and a dword permutation puts each vector's 16 together.
-// Four masked narrowing stores cost 2 uops and a store each: at 64 deep (1x1 convolutions
-// over 64 channels) the epilogue is about a third of the tile's instructions.
-inline void store_64_bytes(uint8_t* y, __m512i q0, __m512i q1, __m512i q2, __m512i q3) {
-  const __m512i lanes = _mm512_packus_epi16(_mm512_packs_epi32(q0, q1), _mm512_packs_epi32(q2, q3));
-  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-  _mm512_storeu_si512(y, _mm512_permutexvar_epi32(order, lanes));
 }
 
 // The sums of `taps` steps of t.k_groups depth groups each, stored with the row and column
@@ -118,6 +107,8 @@ __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t tap
   const auto mult = [&](__mmask16 k, int v) { return y ? _mm512_maskz_loadu_ps(k, t.y_multiplier + 16 * v) : _mm512_setzero_ps(); };
   const __m512i col0 = col(k0, 0), col1 = col(k1, 1), col2 = col(k2, 2), col3 = col(k3, 3);
   const __m512 m0 = mult(k0, 0), m1 = mult(k1, 1), m2 = mult(k2, 2), m3 = mult(k3, 3);
+  // A whole row of 64 columns: one store (u8_store_64.h; at 64 deep, 1x1 convolutions over
+  // 64 channels, the epilogue is about a third of the tile's instructions).
   const bool whole_row = V == 4 && t.col_count == 64;
   const auto store = [&](int r, __m512i x0, __m512i x1, __m512i x2, __m512i x3) __attribute__((always_inline)) {
     const __m512i row = _mm512_set1_epi32(row_add[r]);
@@ -126,7 +117,7 @@ __attribute__((always_inline)) inline void tile(const I8TileArgs& t, int64_t tap
         const auto q = [&](__m512i sum, __m512i col_v, __m512 m) __attribute__((always_inline)) {
           return requantize_unclamped(_mm512_add_epi32(sum, _mm512_add_epi32(row, col_v)), m, zero);
         };
-        store_64_bytes(y + r * ldy, q(x0, col0, m0), q(x1, col1, m1), q(x2, col2, m2), q(x3, col3, m3));
+        store_u8_64(y + r * ldy, q(x0, col0, m0), q(x1, col1, m1), q(x2, col2, m2), q(x3, col3, m3));
         return;
       }
     }

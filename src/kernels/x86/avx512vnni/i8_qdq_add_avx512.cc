@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include "kernels/gemm/i8_gemm.h"
+#include "kernels/x86/avx512vnni/u8_store_64.h"
 
 namespace twinrt::kernels {
 
@@ -23,9 +24,6 @@ int64_t qdq_add_64(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddPa
   const __m512 a_scale = _mm512_set1_ps(params.a_scale), b_scale = _mm512_set1_ps(params.b_scale);
   const __m512 y_scale = _mm512_set1_ps(params.y_scale), y_inverse = _mm512_set1_ps(1.0f / params.y_scale);
   const __m512 lo = _mm512_set1_ps(-4194304.0f), hi = _mm512_set1_ps(4194304.0f);
-  // Saturating packs to int16 and uint8 leave each 128-bit lane i as the 4-value groups i
-  // of the four vectors; this puts them back in order.
-  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
   const auto dequantize = [](const uint8_t* x, __m512i zero, __m512 scale) {
     const __m512i v = _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
     return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(v, zero)), scale);
@@ -47,8 +45,7 @@ int64_t qdq_add_64(const uint8_t* a, const uint8_t* b, int64_t n, const QdqAddPa
       // add and subtract of 1.5 * 2^23.
       q[j] = _mm512_add_epi32(_mm512_cvtps_epi32(f), y_zero);
     }
-    const __m512i bytes = _mm512_packus_epi16(_mm512_packs_epi32(q[0], q[1]), _mm512_packs_epi32(q[2], q[3]));
-    _mm512_storeu_si512(y + i, _mm512_permutexvar_epi32(order, bytes));
+    store_u8_64(y + i, q[0], q[1], q[2], q[3]);
   }
   return i;
 }
