@@ -3,6 +3,7 @@
 namespace twinrt::passes {
 
 int fold_batch_norm(ir::Model& model);
+int flush_denormal_weights(ir::Model& model);
 int fuse_qdq(ir::Model& model);
 int fuse_qdq_add(ir::Model& model);
 int fuse_qdq_max_pool(ir::Model& model);
@@ -20,6 +21,8 @@ const std::vector<GraphPass>& all_passes() {
   static const std::vector<GraphPass> passes = {
       // First, so that the folded Conv takes part in the fusions below.
       {"fold_batch_norm", NumericsEffect::kValueChanging, fold_batch_norm},
+      // After fold_batch_norm, whose folded weights may be subnormal too.
+      {"flush_denormal_weights", NumericsEffect::kValueChanging, flush_denormal_weights},
       // Before the float fusions, so that the Relu of a QDQ group is absorbed before it fuses into a float Conv.
       {"fuse_qdq", NumericsEffect::kValueChanging, fuse_qdq},
       // Before the float fusions, which would otherwise take the Add and Relu of a QDQ residual.
