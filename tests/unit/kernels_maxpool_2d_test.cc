@@ -72,6 +72,26 @@ TEST(KernelsMaxPool2d, MatchesTheReferenceBitForBit) {
   }
 }
 
+// Windows with no number above -inf: the vector kernels start at -inf and recompute those
+// outputs, so a window of NaN only must still give the lowest float and one holding -inf
+// must give -inf.
+TEST(KernelsMaxPool2d, WindowsOfOnlyNanAndMinusInfinity) {
+  for (Isa isa : supported_isas()) {
+    SCOPED_TRACE(isa_description(isa));
+    const auto fast = maxpool_2d_kernels(isa).f32;
+    for_each_window([&](const ImageWindow& win, int64_t n, uint32_t seed) {
+      std::mt19937 gen(seed);
+      std::vector<float> x(static_cast<size_t>(n));
+      for (float& v : x) v = gen() % 8 == 0 ? -std::numeric_limits<float>::infinity() : std::nanf("");
+      std::vector<float> want(static_cast<size_t>(win.out[0] * win.out[1])), got(want.size(), 123.0f);
+      f32_maxpool_ref(win, x.data(), want.data(), nullptr);
+      fast(win, x.data(), got.data());
+      ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0)
+          << "h=" << win.in[0] << " w=" << win.in[1] << " k=" << win.kernel[0] << " s=" << win.strides[0];
+    });
+  }
+}
+
 // uint8 and int8 (QDQ models' pools after fuse_qdq_max_pool): every byte value, the
 // extremes included.
 template <class T, class Ref, class Fast>
