@@ -12,15 +12,12 @@ namespace {
 // How long a thread polls before sleeping on a condition variable: the next parallel_for
 // of a model usually comes within microseconds, and a sleeping thread takes tens of them
 // to wake (that made two threads slower than one on models with many small ops).
-// Natively 2000 polls (tens of microseconds) still let ResNet-50's worker fall asleep about
-// 35 times a run at 2 threads (Zen 5 VM; 20000, about half a millisecond: 2 times, p50
-// 30.9 -> 30.5 ms). WebAssembly has no pause instruction, so a poll there is a few
-// nanoseconds instead of tens, and a wake-up in a browser (Atomics.notify to a Web Worker)
-// costs more.
+// WebAssembly has no pause instruction, so a poll there is a few nanoseconds instead of
+// tens, and a wake-up in a browser (Atomics.notify to a Web Worker) costs more.
 #if defined(__EMSCRIPTEN__)
 constexpr int kSpins = 100000;
 #else
-constexpr int kSpins = 20000;
+constexpr int kSpins = 2000;
 #endif
 
 inline void cpu_relax() {
