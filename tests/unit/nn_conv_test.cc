@@ -84,6 +84,7 @@ TEST(NnConv, MatchesDirectConvolutionOnAssortedGeometries) {
       {{1, 8, 4, 4}, {12, 8, 1, 1}, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}},  // pointwise
       {{1, 2, 4, 5, 3}, {3, 2, 2, 3, 2}, 1, {1, 2, 1}, {1, 1, 2}, {1, 0, 1, 0, 1, 0}},
       {{1, 70, 9, 9}, {33, 70, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}},  // several tiles
+      {{1, 128, 24, 23}, {40, 128, 1, 1}, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}},  // B large enough to read in place
   };
   for (const Case& c : cases) {
     int64_t xn = 1, wn = 1;
@@ -109,11 +110,12 @@ TEST(NnConv, ThreadCountDoesNotChangeBits) {
   // Big enough to be split into several tiles per thread; depthwise and grouped too; 1x1
   // with constant weights and more output channels than positions, without padding and with
   // (im2col, made once for all threads): the threads split the weights' rows
-  // (f32_gemm_driver.cc); so do they for a shallow 1x1 with many output channels.
+  // (f32_gemm_driver.cc); so do they for a shallow 1x1 with many output channels; a 1x1
+  // whose input is large enough to be read in place, its columns split instead.
   struct Case { std::vector<int64_t> xs, ws; int64_t group; int64_t pad = 1; bool constant_w = false; };
   const Case cases[] = {{{2, 16, 23, 19}, {40, 16, 3, 3}, 1}, {{1, 24, 17, 17}, {24, 1, 3, 3}, 24}, {{1, 8, 30, 30}, {8, 4, 1, 1}, 2},
                         {{1, 256, 7, 7}, {96, 256, 1, 1}, 1, 0, true}, {{1, 256, 5, 5}, {96, 256, 1, 1}, 1, 1, true},
-                        {{1, 64, 20, 21}, {160, 64, 1, 1}, 1, 0, true}};
+                        {{1, 64, 20, 21}, {160, 64, 1, 1}, 1, 0, true}, {{1, 128, 24, 23}, {100, 128, 1, 1}, 1, 0, true}};
   for (const Case& c : cases) {
     int64_t xn = 1, wn = 1;
     for (int64_t d : c.xs) xn *= d;

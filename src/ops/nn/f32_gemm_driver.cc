@@ -27,6 +27,19 @@ constexpr int64_t kMinKPart = 256;
 // most this many A panels: packing B costs a read and a write of all of it, shared by too
 // few A panels to pay off (MobileNetV2's 24-channel projection at 56 x 56: 10-25% faster).
 constexpr int64_t kInPlaceBMaxAPanels = 4;
+// So is a large one with long rows read by a dozen A panels at most, or so shallow that a
+// panel's rows stay in L1 for every A panel: packing it is a pass over more than L2 keeps
+// next to the tiles' operands, and at 2 threads the packed panels, made by both threads and
+// read by both, cross between cores (on the Zen 5 VM, whose two vCPUs were often on
+// different CCDs, 420-480 ns per round trip: ResNet-50's 1x1 convolutions at 56 x 56 and
+// 28 x 28 0.6-0.8x per node at 1 and 2 threads). Rows of fewer columns waste more of each
+// line they start or end in (ResNet-50's 7 x 7 layers, 49 columns: 1.1-1.3x in place), and
+// deep panels read by many A panels come from L2 again for each (PP-OCRv4 rec's 480 x 480
+// at 3 x 80: 1.3x in place).
+constexpr int64_t kInPlaceBMinColumns = 128;
+constexpr int64_t kInPlaceBMinBytes = 256 * 1024;
+constexpr int64_t kInPlaceLargeBMaxAPanels = 12;
+constexpr int64_t kInPlaceL1Depth = 64;
 
 // Products at most this deep, with B made while running (1x1 convolutions over few
 // channels), walk each A panel along the whole B block: C's rows (and a fused residual's)
@@ -54,6 +67,7 @@ bool rows_spread_over_l1(int64_t stride_bytes) {
 // against a range of B panels (a block).
 struct Tiling {
   bool b_in_place = false;  // full B panels read from B itself (see kInPlaceBMaxAPanels)
+  bool large_b_in_place = false;  // and because B is large (see kInPlaceBMinBytes)
   bool rows_outer = false;  // each A panel against the whole B block (see kShortK)
   int64_t m_panels = 0, n_panels = 0;
   int64_t chunk_panels = 0;  // A panels per chunk
@@ -73,8 +87,11 @@ Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, in
   t.m_panels = kernels::panel_count(p.m, kernel.mr);
   t.n_panels = kernels::panel_count(p.n, kernel.nr);
   t.chunk_panels = std::clamp<int64_t>(kAChunkBytes / (k * kernel.mr * 4), 1, t.m_panels);
-  t.b_in_place = !p.b.packed && !p.b.fill && p.b.outer_stride == 1 && t.m_panels <= kInPlaceBMaxAPanels &&
+  const bool large_b = p.n >= kInPlaceBMinColumns && k * p.n * int64_t{sizeof(float)} >= kInPlaceBMinBytes &&
+                       (t.m_panels <= kInPlaceLargeBMaxAPanels || k <= kInPlaceL1Depth);
+  t.b_in_place = !p.b.packed && !p.b.fill && p.b.outer_stride == 1 && (t.m_panels <= kInPlaceBMaxAPanels || large_b) &&
                  rows_spread_over_l1(p.b.k_stride * int64_t{sizeof(float)});
+  t.large_b_in_place = t.b_in_place && large_b;
   const bool serial = threads <= 1 || p.m * p.n * k < kSerialWork;
   const int64_t want = serial ? 1 : int64_t{threads} * kTasksPerThread;
   if (p.b.packed && !rows_only) {
@@ -214,8 +231,9 @@ Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
 // thread writes whole rows of C (see kShortK; at 2 threads ResNet-50's 64 -> 256 1x1
 // convolutions with their residual at 56 x 56 went from 0.76-0.88 to 0.62-0.65 ms, and
 // MobileNetV2's 16 -> 96 expansion at 112 x 112 from 0.43-0.51 to 0.27-0.34 ms).
+// A B large enough to read in place is not made at all (see kInPlaceBMinBytes).
 bool shares_b(const F32Product& p, const Tiling& t, int threads) {
-  if (!p.a.packed || p.b.packed || t.tasks() <= 1) return false;
+  if (!p.a.packed || p.b.packed || t.tasks() <= 1 || t.large_b_in_place) return false;
   return p.m > p.n || (p.k <= kShortK && !t.b_in_place && t.m_panels >= 4 * int64_t{threads});
 }
 
