@@ -244,11 +244,15 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
   set_epilogue_clamp(r.clamp, clamp);
   r.band_rows = band_rows_for(r.g.points(), plan.in_channels, plan.out_channels, r.g.blocks_w(), r.g.blocks_h());
   // With enough bands for every thread, whole bands per thread: a band split over the
-  // threads waits for all of them three times (ResNet-50 at 2 threads gained nothing from
-  // Winograd that way). Each band is computed the same way on any thread, so the bits do not
-  // depend on the thread count.
-  const int64_t bands = r.bands(), tasks = plan.batch * bands;
-  if (pool.size() > 1 && tasks >= 2 * int64_t{pool.size()}) {
+  // threads waits for all of them three times, and each of its steps reads what the other
+  // threads wrote in the step before (ResNet-50 at 2 threads gained nothing from Winograd
+  // that way). One band per thread is enough, the threads then doing even shares: with
+  // 2 bands at 2 threads, its 128-channel layers at 28 x 28 and 256 at 14 x 14 took 0.97x
+  // the whole model with the vCPUs sharing an L3 and 0.88x with them on different CCDs
+  // (docs/performance.md, fourteenth session). Each band is computed the same way on any
+  // thread, so the bits do not depend on the thread count.
+  const int64_t bands = r.bands(), tasks = plan.batch * bands, threads = pool.size();
+  if (threads > 1 && (tasks >= 2 * threads || tasks % threads == 0)) {
     std::vector<Status> status(static_cast<size_t>(tasks));
     pool.parallel_for(tasks, 1, [&](int64_t begin, int64_t end) {
       ThreadPool serial(1);
