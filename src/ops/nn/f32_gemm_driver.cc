@@ -224,9 +224,12 @@ Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
 // im2col) with fewer columns than A has rows (ResNet-50's 1024 x 256 weights against 196
 // positions, 512 x 4608 against 49): tasks that split B's columns each read all the
 // weights, from memory in a model, and tasks that split A's rows would each make all of B.
-// B is made once instead, the threads sharing the work, into a buffer of the calling
+// B is made once per thread instead, each thread its own copy in a buffer of the calling
 // thread's; then the tasks split A's rows only (ResNet-50 at 2 threads: its 1x1 and
-// stride-2 convolutions 0.77-0.90x per node).
+// stride-2 convolutions 0.77-0.90x per node). One copy shared by the threads, made by all
+// of them and read by all, crossed between cores: on the Zen 5 VM with its vCPUs on
+// different CCDs, ResNet-50's 256 -> 1024 1x1 at 14 x 14 took 0.94x with a copy per thread,
+// the whole model at 2 threads 0.98x.
 // So are products at most kShortK deep with rows enough to share evenly, so that each
 // thread writes whole rows of C (see kShortK; at 2 threads ResNet-50's 64 -> 256 1x1
 // convolutions with their residual at 56 x 56 went from 0.76-0.88 to 0.62-0.65 ms, and
@@ -237,16 +240,30 @@ bool shares_b(const F32Product& p, const Tiling& t, int threads) {
   return p.m > p.n || (p.k <= kShortK && !t.b_in_place && t.m_panels >= 4 * int64_t{threads});
 }
 
-Status run_with_shared_b(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p, const Tiling& t) {
-  const int64_t panel_floats = p.k * kernel.nr;
-  float* b = panel_scratch(t.n_panels * panel_floats);
+Status run_with_own_b(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p, const Tiling& t) {
+  const int64_t b_floats = t.n_panels * p.k * kernel.nr;
+  float* b = panel_scratch(pool.size() * b_floats);
   if (!b)
-    return out_of_memory("no memory for " + std::to_string(t.n_panels * panel_floats * 4) + " bytes of GEMM panels");
-  pool.parallel_for(t.n_panels, 1, [&](int64_t begin, int64_t end) { make_b_block(p, kernel.nr, begin, end, b + begin * panel_floats); });
+    return out_of_memory("no memory for " + std::to_string(pool.size() * b_floats * 4) + " bytes of GEMM panels");
   F32Product packed = p;
   packed.b = F32Operand{};
   packed.b.packed = b;
-  return run_tiles(pool, kernel, packed, plan_tiling(packed, kernel, pool.size(), true));
+  const Tiling rows = plan_tiling(packed, kernel, pool.size(), true);
+  // As in run_tiles: each slot claims the next task until none is left; it makes its copy
+  // of B once it has a task (a thread that comes late makes none).
+  std::atomic<int64_t> next_task{0};
+  const auto claim = [&] { return next_task.fetch_add(1, std::memory_order_relaxed); };
+  pool.parallel_for(std::min<int64_t>(pool.size(), rows.tasks()), 1, [&](int64_t begin, int64_t end) {
+    for (int64_t slot = begin; slot < end; ++slot) {
+      int64_t task = claim();
+      if (task >= rows.tasks()) return;
+      F32Product own = packed;
+      own.b.packed = b + slot * b_floats;
+      make_b_block(p, kernel.nr, 0, t.n_panels, b + slot * b_floats);
+      for (; task < rows.tasks(); task = claim()) run_task(own, kernel, rows, task, Scratch{});
+    }
+  });
+  return Status::ok();
 }
 
 // With B packed (weights) the tasks split B's columns, and each would pack the same A panels
@@ -257,7 +274,7 @@ Status run_with_shared_b(ThreadPool& pool, const kernels::F32GemmKernel& kernel,
 Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p) {
   constexpr int64_t kSharedAMinBytes = 64 * 1024;
   const Tiling t = plan_tiling(p, kernel, pool.size());
-  if (shares_b(p, t, pool.size())) return run_with_shared_b(pool, kernel, p, t);
+  if (shares_b(p, t, pool.size())) return run_with_own_b(pool, kernel, p, t);
   const int64_t panel_floats = p.k * kernel.mr;
   if (p.a.packed || !p.b.packed || t.n_blocks == 1 || t.m_panels * panel_floats * 4 < kSharedAMinBytes)
     return run_tiles(pool, kernel, p, t);
