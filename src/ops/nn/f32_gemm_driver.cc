@@ -47,7 +47,7 @@ constexpr int64_t kInPlaceL1Depth = 64;
 // line in each of hundreds of rows, and with so few k steps per tile those misses are what
 // the tile waits on. The block is then kept to kShortKBlockBytes so that it stays in L2
 // while every A panel passes over it. Only where no other thread writes the same rows: on
-// one thread, or with tasks that split A's rows (shares_b). When tasks split C's columns, a
+// one thread, or with tasks that split A's rows (b_per_thread). When tasks split C's columns, a
 // thread running along a row had the prefetcher pull in the next task's lines, which the
 // other thread was writing (MobileNetV2's 24 -> 144 expansion at 56 x 56, 2 threads: 0.24
 // -> 0.58 ms).
@@ -79,7 +79,7 @@ struct Tiling {
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// `rows_only`: B is packed but was made for this product (shares_b), and only A's rows are
+// `rows_only`: B is packed but was made for this product (b_per_thread), and only A's rows are
 // split over the tasks, B's columns blocked as if made while running.
 Tiling plan_tiling(const F32Product& p, const kernels::F32GemmKernel& kernel, int threads, bool rows_only = false) {
   Tiling t;
@@ -229,13 +229,14 @@ Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
 // stride-2 convolutions 0.77-0.90x per node). One copy shared by the threads, made by all
 // of them and read by all, crossed between cores: on the Zen 5 VM with its vCPUs on
 // different CCDs, ResNet-50's 256 -> 1024 1x1 at 14 x 14 took 0.94x with a copy per thread,
-// the whole model at 2 threads 0.98x.
+// the whole model at 2 threads 0.98x. (Making B does not get faster with more threads
+// then; measured at 2 only.)
 // So are products at most kShortK deep with rows enough to share evenly, so that each
 // thread writes whole rows of C (see kShortK; at 2 threads ResNet-50's 64 -> 256 1x1
 // convolutions with their residual at 56 x 56 went from 0.76-0.88 to 0.62-0.65 ms, and
 // MobileNetV2's 16 -> 96 expansion at 112 x 112 from 0.43-0.51 to 0.27-0.34 ms).
 // A B large enough to read in place is not made at all (see kInPlaceBMinBytes).
-bool shares_b(const F32Product& p, const Tiling& t, int threads) {
+bool b_per_thread(const F32Product& p, const Tiling& t, int threads) {
   if (!p.a.packed || p.b.packed || t.tasks() <= 1 || t.large_b_in_place) return false;
   return p.m > p.n || (p.k <= kShortK && !t.b_in_place && t.m_panels >= 4 * int64_t{threads});
 }
@@ -274,7 +275,7 @@ Status run_with_own_b(ThreadPool& pool, const kernels::F32GemmKernel& kernel, co
 Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p) {
   constexpr int64_t kSharedAMinBytes = 64 * 1024;
   const Tiling t = plan_tiling(p, kernel, pool.size());
-  if (shares_b(p, t, pool.size())) return run_with_own_b(pool, kernel, p, t);
+  if (b_per_thread(p, t, pool.size())) return run_with_own_b(pool, kernel, p, t);
   const int64_t panel_floats = p.k * kernel.mr;
   if (p.a.packed || !p.b.packed || t.n_blocks == 1 || t.m_panels * panel_floats * 4 < kSharedAMinBytes)
     return run_tiles(pool, kernel, p, t);
