@@ -249,10 +249,17 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
   // that way). One band per thread is enough, the threads then doing even shares: with
   // 2 bands at 2 threads, its 128-channel layers at 28 x 28 and 256 at 14 x 14 took 0.97x
   // the whole model with the vCPUs sharing an L3 and 0.88x with them on different CCDs
-  // (docs/performance.md, fourteenth session). Each band is computed the same way on any
-  // thread, so the bits do not depend on the thread count.
+  // (docs/performance.md, fourteenth session). Not in WebAssembly: in Chromium at 2 threads
+  // that made ResNet-50 1.17x slower (not understood; a thread slower than the other would
+  // do it, since two whole bands cannot be rebalanced). Each band is computed the same way
+  // on any thread, so the bits do not depend on the thread count.
+#if defined(__EMSCRIPTEN__)
+  constexpr bool kOneBandPerThread = false;
+#else
+  constexpr bool kOneBandPerThread = true;
+#endif
   const int64_t bands = r.bands(), tasks = plan.batch * bands, threads = pool.size();
-  if (threads > 1 && (tasks >= 2 * threads || tasks % threads == 0)) {
+  if (threads > 1 && (tasks >= 2 * threads || (kOneBandPerThread && tasks % threads == 0))) {
     std::vector<Status> status(static_cast<size_t>(tasks));
     pool.parallel_for(tasks, 1, [&](int64_t begin, int64_t end) {
       ThreadPool serial(1);
