@@ -109,7 +109,7 @@ TEST(NnConv, MatchesDirectConvolutionOnAssortedGeometries) {
 TEST(NnConv, ThreadCountDoesNotChangeBits) {
   // Big enough to be split into several tiles per thread; depthwise and grouped too; 1x1
   // with constant weights and more output channels than positions, without padding and with
-  // (im2col, made once for all threads): the threads split the weights' rows
+  // (im2col, made by each thread for itself): the threads split the weights' rows
   // (f32_gemm_driver.cc); so do they for a shallow 1x1 with many output channels; a 1x1
   // whose input is large enough to be read in place, its columns split instead.
   struct Case { std::vector<int64_t> xs, ws; int64_t group; int64_t pad = 1; bool constant_w = false; };
