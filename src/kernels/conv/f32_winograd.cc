@@ -1,5 +1,7 @@
 #include "kernels/conv/f32_winograd.h"
 
+#include <algorithm>
+
 #if defined(__x86_64__) || defined(_M_X64)
 #define TWINRT_X86 1
 #endif
@@ -32,6 +34,20 @@ void filter_transform(int tile, float a, float b, float c, float* out) {
 }
 
 }  // namespace
+
+WinogradScratch winograd_scratch(const WinogradGeometry& g, int64_t lanes) {
+  const int64_t alpha = g.tile + 2, points = g.points();
+  const auto whole = [lanes](int64_t n) { return (n + lanes - 1) / lanes * lanes; };
+  WinogradScratch s;
+  s.lanes = whole(g.blocks());
+  s.input_rows = g.tile * g.band_rows() + 2;
+  s.padded_width = g.tile * whole(g.blocks_w()) + alpha;
+  s.strip = s.lanes + lanes;
+  const int64_t input = s.input_rows * s.padded_width + points * (s.strip + s.lanes);
+  const int64_t output = g.tile * g.tile * (s.lanes + lanes);
+  s.floats = std::max(input, output);
+  return s;
+}
 
 void f32_winograd_weights(const float* weights, int64_t out_channels, int64_t in_channels, int tile, float* u) {
   const int alpha = tile + 2;

@@ -53,20 +53,31 @@ struct WinogradOutputStep {
   float min = 0.0f, max = 0.0f;
 };
 
-// Row lengths of the transforms' scratch for `bw` blocks per row and vectors of `lanes`: a
-// row of blocks, and a phase of an input row (window columns T k + p, k <= bw).
-inline int64_t winograd_lane_row(int64_t bw, int64_t lanes) { return (bw + lanes - 1) / lanes * lanes; }
-inline int64_t winograd_half_row(int64_t bw, int64_t lanes) { return winograd_lane_row(bw + 1, lanes) + lanes; }
+// The transforms' scratch for a band, in floats, with vectors of `lanes` floats: the input
+// transform's zero-padded input rows (window columns T k + j of every block fit, k rounded
+// up to whole vectors), its strips of window values (one per position in the block, whole
+// vectors of blocks and one more: a row's last vector spills into the next row's place), and
+// the transformed blocks; the output transform's T^2 rows of outputs per block (and a
+// vector more).
+struct WinogradScratch {
+  int64_t lanes = 0;  // the band's blocks rounded up to whole vectors
+  int64_t input_rows = 0, padded_width = 0, strip = 0;
+  int64_t floats = 0;  // the larger of the two transforms' needs
+};
+// Defined once, in the portable object: an inline function emitted in an ISA folder's
+// object could be picked by the linker for code that runs on any CPU.
+WinogradScratch winograd_scratch(const WinogradGeometry& g, int64_t lanes);
 
 // The transforms of one ISA tier, on vectors of `lanes` floats. Each call takes a scratch
-// buffer of winograd_scratch_floats(g, lanes) floats of its own.
+// buffer of winograd_scratch(g, lanes).floats floats of its own.
 struct WinogradTransforms {
   int64_t lanes;
   // V[xi] (in channels x blocks) = (B^T d B)[xi], xi < g.points(), for input channels [c0, c1) of one band
   // (planes in_h x in_w, zeros outside), written as the GEMM's packed B panels of `nr` blocks
   // (element (c, b) at (b / nr) * in_channels * nr + c * nr + b % nr; kernels/gemm/f32_gemm.h),
   // so the products read them as they are. V's matrices are `v_stride` floats apart; the
-  // panel columns past the last block are left as they are.
+  // panel columns past the last block get zeros up to a whole vector, the rest are left as
+  // they are.
   void (*input)(const WinogradGeometry& g, const float* image, int64_t in_channels, int64_t c0, int64_t c1, int nr,
                 float* v, int64_t v_stride, float* scratch);
   // Output channel `o`'s rows of the band (of its plane `plane`) from M[xi][o][b], xi < g.points() (matrices
@@ -75,11 +86,6 @@ struct WinogradTransforms {
   void (*output)(const WinogradGeometry& g, const float* m, int64_t m_stride, int64_t o,
                  const WinogradOutputStep& step, float* plane, float* scratch);
 };
-
-inline int64_t winograd_scratch_floats(const WinogradGeometry& g, int64_t lanes) {
-  const int64_t alpha = g.tile + 2;
-  return alpha * g.tile * winograd_half_row(g.blocks_w(), lanes) + g.points() * winograd_lane_row(g.blocks_w(), lanes);
-}
 
 // The transforms of `isa` (never kAuto).
 const WinogradTransforms& f32_winograd_transforms(Isa isa);

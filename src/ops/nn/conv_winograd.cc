@@ -151,7 +151,7 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
   // V in panels, M (or M^T) row-major with room for the output transform's last vectors.
   const int points = g.points();
   const int64_t floats = points * (v_stride + m_stride) + r.transforms.lanes;
-  const int64_t row_floats = kernels::winograd_scratch_floats(g, r.transforms.lanes);
+  const int64_t row_floats = kernels::winograd_scratch(g, r.transforms.lanes).floats;
   float* v = thread_scratch<WinogradBand>(floats);
   if (!v) return out_of_memory("no memory for " + std::to_string(floats * 4) + " bytes of Winograd transforms");
   float* m = v + points * v_stride;
