@@ -76,8 +76,7 @@ struct WinogradTransforms {
   // (planes in_h x in_w, zeros outside), written as the GEMM's packed B panels of `nr` blocks
   // (element (c, b) at (b / nr) * in_channels * nr + c * nr + b % nr; kernels/gemm/f32_gemm.h),
   // so the products read them as they are. V's matrices are `v_stride` floats apart; the
-  // panel columns past the last block get zeros up to a whole vector, the rest are left as
-  // they are.
+  // last panel's columns past the last block are zeros.
   void (*input)(const WinogradGeometry& g, const float* image, int64_t in_channels, int64_t c0, int64_t c1, int nr,
                 float* v, int64_t v_stride, float* scratch);
   // Output channel `o`'s rows of the band (of its plane `plane`) from M[xi][o][b], xi < g.points() (matrices

@@ -155,12 +155,6 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
   float* v = thread_scratch<WinogradBand>(floats);
   if (!v) return out_of_memory("no memory for " + std::to_string(floats * 4) + " bytes of Winograd transforms");
   float* m = v + points * v_stride;
-  // The panel lanes past the band's last block: the tiles multiply them but never store
-  // the results; zeros, so that no stale subnormal slows the multiply-adds.
-  const int64_t last_panel = (blocks - 1) / width * width, used = blocks - last_panel;
-  for (int64_t xi = 0; xi < points; ++xi)
-    for (int64_t c = 0; c < in; ++c)
-      std::fill_n(v + xi * v_stride + last_panel * in + c * width + used, width - used, 0.0f);
   const float* image = r.x + n * in * in_size;
   std::atomic<bool> no_memory{false};  // a worker's row buffers could not be allocated
   pool.parallel_for(in, 1, [&](int64_t c0, int64_t c1) {
