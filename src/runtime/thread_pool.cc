@@ -31,12 +31,17 @@ void spin_until(Ready ready) {
   for (int i = 0; i < kSpins && !ready(); ++i) cpu_relax();
 }
 
+thread_local int tl_thread_index = 0;
+
 }  // namespace
 
 Status ThreadPool::start_workers(int threads) {
   for (int i = 1; i < threads; ++i) {
     try {
-      workers_.emplace_back([this] { worker_loop(); });
+      workers_.emplace_back([this, i] {
+        tl_thread_index = i;
+        worker_loop();
+      });
     } catch (const std::system_error& e) {
       return Status(StatusCode::kOutOfMemory, "cannot start thread " + std::to_string(i + 1) + " of " +
                                                   std::to_string(threads) + ": " + e.what());
@@ -46,6 +51,27 @@ Status ThreadPool::start_workers(int threads) {
 }
 
 ThreadPool::ThreadPool(int threads) { (void)start_workers(threads); }
+
+int ThreadPool::thread_index() { return tl_thread_index; }
+
+ShareClaims::ShareClaims(int64_t count, int shares)
+    : shares_(new Share[static_cast<size_t>(std::max(shares, 1))]), count_(std::max(shares, 1)) {
+  for (int i = 0; i < count_; ++i) {
+    shares_[i].next.store(count * i / count_, std::memory_order_relaxed);
+    shares_[i].end = count * (i + 1) / count_;
+  }
+}
+
+int64_t ShareClaims::claim() {
+  const int own = ThreadPool::thread_index() % count_;
+  for (int k = 0; k < count_; ++k) {
+    Share& share = shares_[(own + k) % count_];
+    if (share.next.load(std::memory_order_relaxed) >= share.end) continue;
+    const int64_t task = share.next.fetch_add(1, std::memory_order_relaxed);
+    if (task < share.end) return task;
+  }
+  return -1;
+}
 
 Result<std::unique_ptr<ThreadPool>> ThreadPool::create(int threads) {
   if (threads < 1 || threads > kMaxThreads)
@@ -92,16 +118,18 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain,
     return;
   }
   int64_t step = (n + chunks - 1) / chunks;
-  // Shared state for this call: the next chunk to claim and how many are done.
+  // Shared state for this call: the chunks to claim, each thread its own share first
+  // (ShareClaims), and how many are done.
   struct Job {
-    std::atomic<int64_t> next{0};
+    Job(int64_t chunks, int threads) : claims(chunks, threads) {}
+    ShareClaims claims;
     std::atomic<int64_t> done{0};
     std::mutex mu;
     std::condition_variable cv;
   };
-  auto job = std::make_shared<Job>();
+  auto job = std::make_shared<Job>(chunks, size());
   auto work = [job, chunks, step, n, &fn] {
-    for (int64_t c; (c = job->next.fetch_add(1)) < chunks;) {
+    for (int64_t c; (c = job->claims.claim()) >= 0;) {
       fn(c * step, std::min(n, (c + 1) * step));
       if (job->done.fetch_add(1) + 1 == chunks) {
         std::lock_guard<std::mutex> lock(job->mu);

@@ -35,6 +35,9 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
+  // The calling thread's place in the pool that runs it: 1..size()-1 on a worker, 0 on any
+  // other thread (the caller of parallel_for).
+  static int thread_index();
   // Calls fn(begin, end) on chunks of about `grain` indices (at least one chunk per
   // thread when n allows). The caller participates; safe to call from several threads.
   void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
@@ -49,6 +52,27 @@ class ThreadPool {
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
+};
+
+// Hands out tasks [0, count), cut into `shares` contiguous shares: thread index i (see
+// ThreadPool::thread_index) takes the tasks of share i first, in order, then what is left
+// of the others'. Work split the same way in consecutive ops then finds its inputs where
+// the same thread wrote them, in its own core's cache (on a VM whose two vCPUs sat on
+// different CCDs, data written by one and read by the other was what 2 threads lost);
+// a thread the machine slows down still leaves its tasks to the others. Which thread
+// computes a task never changes what the task computes.
+class ShareClaims {
+ public:
+  ShareClaims(int64_t count, int shares);
+  int64_t claim();  // the next task of this thread, or -1 when none is left
+
+ private:
+  struct alignas(64) Share {  // a cache line each: the threads take from their own
+    std::atomic<int64_t> next{0};
+    int64_t end = 0;
+  };
+  std::unique_ptr<Share[]> shares_;
+  int count_;
 };
 
 }  // namespace twinrt

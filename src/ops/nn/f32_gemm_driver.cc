@@ -250,18 +250,17 @@ Status run_with_own_b(ThreadPool& pool, const kernels::F32GemmKernel& kernel, co
   packed.b = F32Operand{};
   packed.b.packed = b;
   const Tiling rows = plan_tiling(packed, kernel, pool.size(), true);
-  // As in run_tiles: each slot claims the next task until none is left; it makes its copy
-  // of B once it has a task (a thread that comes late makes none).
-  std::atomic<int64_t> next_task{0};
-  const auto claim = [&] { return next_task.fetch_add(1, std::memory_order_relaxed); };
+  // As in run_tiles: each slot claims tasks until none is left; it makes its copy of B
+  // once it has a task (a thread that comes late makes none).
+  ShareClaims claims(rows.tasks(), pool.size());
   pool.parallel_for(std::min<int64_t>(pool.size(), rows.tasks()), 1, [&](int64_t begin, int64_t end) {
     for (int64_t slot = begin; slot < end; ++slot) {
-      int64_t task = claim();
-      if (task >= rows.tasks()) return;
+      int64_t task = claims.claim();
+      if (task < 0) return;
       F32Product own = packed;
       own.b.packed = b + slot * b_floats;
       make_b_block(p, kernel.nr, 0, t.n_panels, b + slot * b_floats);
-      for (; task < rows.tasks(); task = claim()) run_task(own, kernel, rows, task, Scratch{});
+      for (; task >= 0; task = claims.claim()) run_task(own, kernel, rows, task, Scratch{});
     }
   });
   return Status::ok();
@@ -302,10 +301,10 @@ Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
     scratch = panel_scratch(per_slot * slots);
     if (!scratch) return out_of_memory("no memory for " + std::to_string(per_slot * slots * 4) + " bytes of GEMM panels");
   }
-  // Each slot claims the next task until none is left: a task is computed whole by the
-  // thread that claims it, so which thread that is does not change any bit, and a thread
-  // slowed down by the machine does not hold up the others.
-  std::atomic<int64_t> next_task{0};
+  // Each slot claims tasks until none is left, its own thread's share first (ShareClaims):
+  // a task is computed whole by the thread that claims it, so which thread that is does not
+  // change any bit, and a thread slowed down by the machine does not hold up the others.
+  ShareClaims claims(t.tasks(), pool.size());
   pool.parallel_for(slots, 1, [&](int64_t begin, int64_t end) {
     for (int64_t slot = begin; slot < end; ++slot) {
       Scratch s;
@@ -313,8 +312,7 @@ Status run_tiles(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F
         s.a = scratch + slot * per_slot;
         s.b = s.a + a_floats;
       }
-      for (int64_t task; (task = next_task.fetch_add(1, std::memory_order_relaxed)) < t.tasks();)
-        run_task(p, kernel, t, task, s);
+      for (int64_t task; (task = claims.claim()) >= 0;) run_task(p, kernel, t, task, s);
     }
   });
   return Status::ok();
