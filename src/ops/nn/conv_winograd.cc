@@ -255,10 +255,9 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
   const int64_t bands = r.bands(), tasks = plan.batch * bands, threads = pool.size();
   if (threads > 1 && (tasks >= 2 * threads || (kOneBandPerThread && tasks % threads == 0))) {
     std::vector<Status> status(static_cast<size_t>(tasks));
-    ShareClaims claims(tasks, static_cast<int>(threads));
-    pool.parallel_for(threads, 1, [&](int64_t, int64_t) {
+    pool.parallel_for(tasks, 1, [&](int64_t begin, int64_t end) {  // each thread its own share first
       ThreadPool serial(1);
-      for (int64_t t; (t = claims.claim()) >= 0;) status[static_cast<size_t>(t)] = run_band(serial, r, t / bands, t % bands);
+      for (int64_t t = begin; t < end; ++t) status[static_cast<size_t>(t)] = run_band(serial, r, t / bands, t % bands);
     });
     for (Status& st : status) TRY(st);
     return Status::ok();
