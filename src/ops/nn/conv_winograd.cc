@@ -36,10 +36,17 @@ int64_t round_up(int64_t n, int64_t step) { return ceil_div(n, step) * step; }
 // the direct convolution), as even as the rows allow. Every band reads all of U again, so
 // where U is larger than the whole image's transforms a band may fill L2 (256 channels at
 // 14 x 14: U is 4 MB, read from memory; on the Xeon VM's 2 MiB L2 one band instead of two,
-// 0.90-0.92x at 1 and 2 threads; 128 at 28 x 28 0.94-0.95x).
+// 0.90-0.92x at 1 and 2 threads; 128 at 28 x 28 0.94-0.95x), and where it is more than twice
+// as large the image is one band: several bands at several threads run one per thread, each
+// thread reading all of U, which then comes from memory twice as fast as one core reads it
+// (on the Zen 5 VM with its 1 MiB L2, ResNet-50's 256-channel layers at 14 x 14, U 4.2 MB
+// against 1.6 MB of transforms, at 2 threads: 0.79-0.87x per node; at 1 thread 16 chained
+// ones 0.94x. Its 128-channel layers at 28 x 28, 2.4 against 1.8 MB, ran 1.16-1.19x slower
+// as one band).
 int64_t band_rows_for(int points, int64_t in_channels, int64_t out_channels, int64_t blocks_w, int64_t blocks_h) {
   const int64_t row_bytes = points * (in_channels + out_channels) * blocks_w * int64_t{sizeof(float)};
   const int64_t u_bytes = points * in_channels * out_channels * int64_t{sizeof(float)};
+  if (u_bytes >= 2 * row_bytes * blocks_h) return blocks_h;
   const int64_t budget = u_bytes >= row_bytes * blocks_h ? std::max(kBandBytes, kernels::l2_cache_bytes()) : kBandBytes;
   const int64_t most = std::clamp<int64_t>(budget / row_bytes, 1, blocks_h);
   return ceil_div(blocks_h, ceil_div(blocks_h, most));
