@@ -36,16 +36,19 @@ template <class Check>
 int for_each_window(Check&& check) {
   uint32_t seed = 1;
   int checked = 0;
-  for (int64_t h : {1, 4, 7})
+  for (int64_t h : {1, 4, 7, 20})
     for (int64_t w : {1, 5, 13, 37, 70, 150})
       for (int64_t k : {1, 2, 3})
         for (int64_t s : {1, 2, 3})
           for (int64_t pad : {0, 1, 2}) {
             if (pad >= k) continue;
-            const int64_t in[2] = {h, w}, kernel[2] = {k, k}, strides[2] = {s, s}, dil[2] = {1, 1};
+            // Tall planes also take a window taller than wide (the kernels keep a ring of
+            // its rows' maxima).
+            const int64_t k_h = h == 20 ? k + 2 : k;
+            const int64_t in[2] = {h, w}, kernel[2] = {k_h, k}, strides[2] = {s, s}, dil[2] = {1, 1};
             const int64_t pads_begin[2] = {pad, pad}, pads_end[2] = {pad / 2, pad};
             int64_t out[2];
-            for (int d = 0; d < 2; ++d) out[d] = (in[d] + pads_begin[d] + pads_end[d] - k) / s + 1;
+            for (int d = 0; d < 2; ++d) out[d] = (in[d] + pads_begin[d] + pads_end[d] - kernel[d]) / s + 1;
             if (out[0] < 1 || out[1] < 1) continue;
             const ImageWindow win{2, in, out, kernel, strides, dil, pads_begin, pads_end};
             EXPECT_TRUE(maxpool_2d_applies(win));
@@ -53,6 +56,13 @@ int for_each_window(Check&& check) {
             ++checked;
           }
   return checked;
+}
+
+// A fast kernel on its own scratch, which starts out as garbage.
+template <class T>
+void run_fast(void (*fast)(const ImageWindow&, const T*, T*, void*), const ImageWindow& win, const T* x, T* y) {
+  std::vector<unsigned char> scratch(static_cast<size_t>(maxpool_2d_scratch_bytes(win, sizeof(T))), 0x7f);
+  fast(win, x, y, scratch.data());
 }
 
 TEST(KernelsMaxPool2d, MatchesTheReferenceBitForBit) {
@@ -63,7 +73,7 @@ TEST(KernelsMaxPool2d, MatchesTheReferenceBitForBit) {
       const auto x = awkward_plane(n, seed);
       std::vector<float> want(static_cast<size_t>(win.out[0] * win.out[1])), got(want.size(), 123.0f);
       f32_maxpool_ref(win, x.data(), want.data(), nullptr);
-      fast(win, x.data(), got.data());
+      run_fast(fast, win, x.data(), got.data());
       ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0)
           << "h=" << win.in[0] << " w=" << win.in[1] << " k=" << win.kernel[0] << " s=" << win.strides[0]
           << " pad=" << win.pad_begin[0];
@@ -85,7 +95,7 @@ TEST(KernelsMaxPool2d, WindowsOfOnlyNanAndMinusInfinity) {
       for (float& v : x) v = gen() % 8 == 0 ? -std::numeric_limits<float>::infinity() : std::nanf("");
       std::vector<float> want(static_cast<size_t>(win.out[0] * win.out[1])), got(want.size(), 123.0f);
       f32_maxpool_ref(win, x.data(), want.data(), nullptr);
-      fast(win, x.data(), got.data());
+      run_fast(fast, win, x.data(), got.data());
       ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0)
           << "h=" << win.in[0] << " w=" << win.in[1] << " k=" << win.kernel[0] << " s=" << win.strides[0];
     });
@@ -102,7 +112,7 @@ void eight_bit_matches_reference(Ref ref, Fast fast) {
     for (T& v : x) v = static_cast<T>(gen());
     std::vector<T> want(static_cast<size_t>(win.out[0] * win.out[1])), got(want.size(), T{42});
     ref(win, x.data(), want.data(), nullptr);
-    fast(win, x.data(), got.data());
+    run_fast<T>(fast, win, x.data(), got.data());
     ASSERT_EQ(want, got) << "h=" << win.in[0] << " w=" << win.in[1] << " k=" << win.kernel[0] << " s="
                          << win.strides[0] << " pad=" << win.pad_begin[0];
   });

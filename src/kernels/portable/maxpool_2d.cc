@@ -20,14 +20,18 @@ namespace twinrt::kernels {
 
 #ifdef TWINRT_X86
 // Defined in the ISA folders, each compiled with its own flags.
-void f32_maxpool_2d__avx2(const ImageWindow&, const float*, float*);
-void u8_maxpool_2d__avx2(const ImageWindow&, const uint8_t*, uint8_t*);
-void i8_maxpool_2d__avx2(const ImageWindow&, const int8_t*, int8_t*);
-void f32_maxpool_2d__avx512(const ImageWindow&, const float*, float*);
+void f32_maxpool_2d__avx2(const ImageWindow&, const float*, float*, void*);
+void u8_maxpool_2d__avx2(const ImageWindow&, const uint8_t*, uint8_t*, void*);
+void i8_maxpool_2d__avx2(const ImageWindow&, const int8_t*, int8_t*, void*);
+void f32_maxpool_2d__avx512(const ImageWindow&, const float*, float*, void*);
 #endif
 
 bool maxpool_2d_applies(const ImageWindow& w) {
   return w.rank == 2 && w.dilations[0] == 1 && w.dilations[1] == 1;
+}
+
+int64_t maxpool_2d_scratch_bytes(const ImageWindow& w, int element_bytes) {
+  return maxpool_2d_ring_rows(w.kernel[0]) * w.out[1] * element_bytes;
 }
 
 const MaxPool2dKernels& maxpool_2d_kernels(Isa isa) {

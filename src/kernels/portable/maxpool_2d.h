@@ -15,11 +15,22 @@ namespace twinrt::kernels {
 // Whether the kernels below handle the window: rank 2 and dilations of 1.
 bool maxpool_2d_applies(const ImageWindow& w);
 
+// `scratch`: maxpool_2d_scratch_bytes(w) bytes of the caller's, any alignment.
 struct MaxPool2dKernels {
-  void (*f32)(const ImageWindow& w, const float* in, float* out);
-  void (*u8)(const ImageWindow& w, const uint8_t* in, uint8_t* out);
-  void (*i8)(const ImageWindow& w, const int8_t* in, int8_t* out);
+  void (*f32)(const ImageWindow& w, const float* in, float* out, void* scratch);
+  void (*u8)(const ImageWindow& w, const uint8_t* in, uint8_t* out, void* scratch);
+  void (*i8)(const ImageWindow& w, const int8_t* in, int8_t* out, void* scratch);
 };
+
+// The scratch a kernel below needs for `w`: the maxima of a window's input rows, per output
+// column, in elements of `element_bytes` bytes, in a ring of maxpool_2d_ring_rows rows.
+int64_t maxpool_2d_scratch_bytes(const ImageWindow& w, int element_bytes);
+// The smallest power of two >= kernel_rows.
+inline int64_t maxpool_2d_ring_rows(int64_t kernel_rows) {
+  int64_t rows = 1;
+  while (rows < kernel_rows) rows *= 2;
+  return rows;
+}
 
 // The kernels of `isa` (never kAuto).
 const MaxPool2dKernels& maxpool_2d_kernels(Isa isa);

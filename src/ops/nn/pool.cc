@@ -1,10 +1,13 @@
 // MaxPool, AveragePool, LpPool and their Global* forms (one window covering the whole
 // plane): a window slides over each channel plane.
+#include <atomic>
+
 #include "kernels/portable/f32_avgpool_2d.h"
 #include "kernels/portable/maxpool_2d.h"
 #include "kernels/ref/pool_ref.h"
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
+#include "ops/nn/thread_scratch.h"
 #include "ops/nn/window.h"
 #include "ops/op.h"
 #include "runtime/thread_pool.h"
@@ -13,6 +16,8 @@ namespace twinrt {
 namespace {
 
 enum class PoolKind { kMax, kAverage, kLp };
+
+struct MaxPoolRows;  // owner of the max pool's thread scratch
 
 struct PoolAttrs {
   PoolKind kind = PoolKind::kMax;
@@ -32,9 +37,9 @@ int64_t plane_size(const kernels::ImageWindow& w) {
 // One plane through a fast path where one applies, else the ref kernel, for compute type C (float or double; max also int8/uint8).
 template <class C>
 void pool_plane(const PoolAttrs& a, bool reference, const kernels::MaxPool2dKernels& max,
-                const kernels::ImageWindow& w, const C* in, C* out, int64_t* argmax) {
+                const kernels::ImageWindow& w, const C* in, C* out, int64_t* argmax, void* scratch) {
   if constexpr (std::is_same_v<C, float>) {
-    if (a.kind == PoolKind::kMax && !argmax && kernels::maxpool_2d_applies(w)) max.f32(w, in, out);
+    if (a.kind == PoolKind::kMax && !argmax && kernels::maxpool_2d_applies(w)) max.f32(w, in, out, scratch);
     else if (a.kind == PoolKind::kMax) kernels::f32_maxpool_ref(w, in, out, argmax);
     else if (a.kind == PoolKind::kAverage && reference) kernels::f32_avgpool_f64acc_ref(w, in, out, a.count_include_pad);
     else if (a.kind == PoolKind::kAverage && a.global) *out = kernels::f32_mean_8_lanes(in, plane_size(w));
@@ -47,10 +52,10 @@ void pool_plane(const PoolAttrs& a, bool reference, const kernels::MaxPool2dKern
     else if (a.kind == PoolKind::kAverage) kernels::f64_avgpool_ref(w, in, out, a.count_include_pad);
     else kernels::f64_lppool_ref(w, in, out, a.p);
   } else if constexpr (std::is_same_v<C, uint8_t>) {
-    if (!argmax && kernels::maxpool_2d_applies(w)) max.u8(w, in, out);
+    if (!argmax && kernels::maxpool_2d_applies(w)) max.u8(w, in, out, scratch);
     else kernels::u8_maxpool_ref(w, in, out, argmax);
   } else {
-    if (!argmax && kernels::maxpool_2d_applies(w)) max.i8(w, in, out);
+    if (!argmax && kernels::maxpool_2d_applies(w)) max.i8(w, in, out, scratch);
     else kernels::i8_maxpool_ref(w, in, out, argmax);
   }
 }
@@ -120,8 +125,7 @@ class PoolKernel final : public OpKernel {
     }
     auto body = [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
-      run_typed<T>(ctx.pool(), g, *x, *y, indices);
-      return Status::ok();
+      return run_typed<T>(ctx.pool(), g, *x, *y, indices);
     };
     if (attrs_.kind == PoolKind::kMax) return dispatch<kF16 | kF32 | kF64 | kU8 | kI8>(x->dtype(), body);
     return dispatch<kF16 | kF32 | kF64>(x->dtype(), body);
@@ -129,7 +133,7 @@ class PoolKernel final : public OpKernel {
 
  private:
   template <class T>
-  void run_typed(ThreadPool& pool, const nn::WindowGeometry& g, const Tensor& x, Tensor& y, Tensor* indices) const {
+  Status run_typed(ThreadPool& pool, const nn::WindowGeometry& g, const Tensor& x, Tensor& y, Tensor* indices) const {
     nn::ComputeInput<T> xv(x);
     nn::ComputeOutput<T> yv(y);
     const kernels::ImageWindow w = g.image();
@@ -138,16 +142,28 @@ class PoolKernel final : public OpKernel {
     const auto* in = xv.data();
     auto* out = yv.data();
     int64_t* idx = indices ? indices->data<int64_t>() : nullptr;
+    // The max pool kernels' row maxima (maxpool_2d.h), a buffer per thread.
+    const int64_t scratch_floats = attrs_.kind == PoolKind::kMax && kernels::maxpool_2d_applies(w)
+                                       ? (kernels::maxpool_2d_scratch_bytes(w, sizeof(*in)) + 3) / 4
+                                       : 0;
+    std::atomic<bool> no_memory{false};
     pool.parallel_for(planes, 1, [&](int64_t begin, int64_t end) {
+      float* scratch = scratch_floats ? nn::thread_scratch<MaxPoolRows>(scratch_floats) : nullptr;
+      if (scratch_floats && !scratch) {
+        no_memory = true;
+        return;
+      }
       for (int64_t c = begin; c < end; ++c) {
         int64_t* plane_idx = idx ? idx + c * out_size : nullptr;
-        pool_plane(attrs_, reference, max_, w, in + c * in_size, out + c * out_size, plane_idx);
+        pool_plane(attrs_, reference, max_, w, in + c * in_size, out + c * out_size, plane_idx, scratch);
         if (!plane_idx) continue;
         for (int64_t i = 0; i < out_size; ++i)
           plane_idx[i] = c * in_size + (attrs_.column_major_indices ? to_column_major(plane_idx[i], g.in) : plane_idx[i]);
       }
     });
+    if (no_memory) return out_of_memory("no memory for the max pool's row buffers");
     yv.commit();
+    return Status::ok();
   }
 
   PoolAttrs attrs_;
