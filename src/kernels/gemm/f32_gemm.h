@@ -48,6 +48,9 @@ struct F32TileArgs {
   // Floats from one k entry of the B panel to the next: 0 for a packed panel (nr); a row
   // stride to read nr columns of a row-major B in place.
   int64_t b_stride = 0;
+  // Or, when set, k entry p of B is the nr floats at b + b_offsets[p] (a convolution's
+  // window rows read in place: ops/nn/conv_rows.h). All nr are read, also in an edge tile.
+  const int64_t* b_offsets = nullptr;
   float* c = nullptr;
   int64_t ldc = 0;
   int rows = 0, cols = 0;

@@ -8,6 +8,7 @@
 #include "ops/nn/compute_type.h"
 #include "ops/fused/elementwise_program.h"
 #include "ops/nn/conv_tiles.h"
+#include "ops/nn/conv_rows.h"
 #include "ops/nn/conv_winograd.h"
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/nn/fused_epilogue.h"
@@ -184,6 +185,8 @@ class ConvKernel final : public OpKernel {
     const kernels::ImageWindow win = plan.window.image();
     const bool pointwise = plan.is_pointwise();
     const int nr = tile_.nr;
+    if (packed && nn::conv_rows_applies(plan, tile_))
+      return nn::run_conv_rows(pool, tile_, plan, x, packed, bias, residual, clamp, post, out);
     return nn::run_f32_gemms(pool, tile_, plan.batch * plan.group, [&](int64_t i) {
       const int64_t n = i / plan.group, g = i % plan.group;
       const float* image = x + (n * plan.in_channels + g * cin) * in_size;

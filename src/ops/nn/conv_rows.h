@@ -1,0 +1,30 @@
+// float32 convolutions whose matrix product reads its B operand in place from the input's
+// phase planes (kernels/conv/f32_phase_planes.h), one row of outputs at a time: no im2col
+// copy. Each tile is the im2col product's tile (the same k order, the same kernel), so the
+// bits are those of the im2col path in every mode.
+#pragma once
+
+#include <optional>
+
+#include "ir/ir.h"
+#include "kernels/gemm/f32_gemm.h"
+#include "ops/fused/elementwise_program.h"
+#include "ops/nn/conv_tiles.h"
+#include "runtime/thread_pool.h"
+
+namespace twinrt::nn {
+
+// Whether conv_rows takes the convolution: 2-D windows other than pointwise, rows of outputs
+// at least two panels wide (a row's last panel is partly empty; the tile then runs half its
+// vectors where it can), and a group's packed weights small enough to be read again for
+// every block of rows.
+bool conv_rows_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile);
+
+// y = post(clamp(conv(x) + bias + residual)) for every image and group, from the weights
+// packed into the tile's A panels (panel_count(out_per_group, mr) panels per group); bias,
+// residual and post optional.
+Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const ConvPlan& plan, const float* x,
+                     const float* packed_weights, const float* bias, const float* residual,
+                     const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post, float* y);
+
+}  // namespace twinrt::nn
