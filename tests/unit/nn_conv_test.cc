@@ -137,72 +137,78 @@ TEST(NnConv, ThreadCountDoesNotChangeBits) {
   }
 }
 
-// Rows of outputs at least two tile panels wide, with constant weights, read the input's
-// phase planes in place (ops/nn/conv_rows.h): strides 1 to 3 with their padding, dilation,
-// groups, batches and a bias. Close to the direct sum in default and reference mode, the
+struct WindowCase {
+  std::vector<int64_t> xs, ws;
+  int64_t group;
+  std::vector<int64_t> strides, dil, pads;
+};
+
+// Constant weights and a bias: close to the direct sum in default and reference mode, the
 // same bits at any thread count, and in exact mode the bits of the contract
 // (docs/numerics.md): each output the float sum of its taps' products in the weights'
 // order, from +0, separate multiply and add, then the bias.
+void expect_sum_contract(const WindowCase& c) {
+  int64_t xn = 1, wn = 1;
+  for (int64_t d : c.xs) xn *= d;
+  for (int64_t d : c.ws) wn *= d;
+  std::vector<float> x(static_cast<size_t>(xn)), w(static_cast<size_t>(wn)), b(static_cast<size_t>(c.ws[0]));
+  // Positive terms: no cancellation to an output near 0, whose rounding the relative
+  // tolerance would not cover.
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 1.0f / float(i % 97 + 1);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = float(i % 13) * 0.173f + 0.01f;
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 0.25f * float(i);
+  std::vector<int64_t> ys;
+  std::vector<double> want = direct_conv(c.xs, x, c.ws, w, c.group, c.strides, c.dil, c.pads, ys);
+  const int64_t out_sp = ys[2] * ys[3];
+  for (size_t i = 0; i < want.size(); ++i) want[i] += b[static_cast<size_t>(int64_t(i) / out_sp % ys[1])];
+  std::vector<float> contract(want.size());
+  const int64_t cg = c.xs[1] / c.group, mg = c.ws[0] / c.group, kh_n = c.ws[2], kw_n = c.ws[3];
+  for (int64_t n = 0; n < ys[0]; ++n)
+    for (int64_t m = 0; m < ys[1]; ++m)
+      for (int64_t oh = 0; oh < ys[2]; ++oh)
+        for (int64_t ow = 0; ow < ys[3]; ++ow) {
+          float acc = 0.0f;
+          for (int64_t ci = 0; ci < cg; ++ci)
+            for (int64_t kh = 0; kh < kh_n; ++kh)
+              for (int64_t kw = 0; kw < kw_n; ++kw) {
+                const int64_t ih = oh * c.strides[0] - c.pads[0] + kh * c.dil[0];
+                const int64_t iw = ow * c.strides[1] - c.pads[1] + kw * c.dil[1];
+                if (ih < 0 || ih >= c.xs[2] || iw < 0 || iw >= c.xs[3]) continue;
+                const int64_t ic = m / mg * cg + ci;
+                const float product = x[static_cast<size_t>(((n * c.xs[1] + ic) * c.xs[2] + ih) * c.xs[3] + iw)] *
+                                      w[static_cast<size_t>(((m * cg + ci) * kh_n + kh) * kw_n + kw)];
+                acc = acc + product;
+              }
+          contract[static_cast<size_t>(((n * ys[1] + m) * ys[2] + oh) * ys[3] + ow)] = acc + b[static_cast<size_t>(m)];
+        }
+  for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference}) {
+    std::vector<std::vector<float>> results;
+    for (int threads : {1, 2, 3}) {
+      auto r = OpTest("Conv", 11).attr("group", c.group).attr("strides", c.strides).attr("dilations", c.dil)
+                   .attr("pads", c.pads).input<float>(c.xs, x).input<float>(c.ws, w, true).input<float>({c.ws[0]}, b, true)
+                   .run(mode, threads);
+      ASSERT_TRUE(r.is_ok()) << r.status().message();
+      expect_close(r->at(0), ys, std::vector<float>(want.begin(), want.end()), 1e-5);
+      results.push_back(values_of<float>(r->at(0)));
+    }
+    EXPECT_EQ(results[0], results[1]);
+    EXPECT_EQ(results[0], results[2]);
+    if (mode == Mode::kExact) {
+      EXPECT_EQ(results[0], contract);
+    }
+  }
+}
+
+// Rows of outputs at least two tile panels wide read the input's phase planes in place
+// (ops/nn/conv_rows.h): strides 1 to 3 with their padding, dilation, groups, batches.
 TEST(NnConv, RowsReadFromPhasePlanes) {
-  struct Case { std::vector<int64_t> xs, ws; int64_t group; std::vector<int64_t> strides, dil, pads; };
-  const Case cases[] = {
+  const WindowCase cases[] = {
       {{1, 3, 20, 131}, {10, 3, 7, 7}, 1, {2, 2}, {1, 1}, {3, 3, 3, 3}},  // a stem
       {{2, 4, 9, 140}, {6, 2, 3, 3}, 2, {1, 1}, {2, 2}, {0, 1, 2, 0}},
       {{1, 2, 10, 200}, {13, 2, 3, 2}, 1, {3, 3}, {1, 1}, {1, 0, 0, 1}},
       {{1, 5, 6, 150}, {4, 5, 1, 3}, 1, {1, 2}, {1, 1}, {0, 1, 0, 1}},
   };
-  for (const Case& c : cases) {
-    int64_t xn = 1, wn = 1;
-    for (int64_t d : c.xs) xn *= d;
-    for (int64_t d : c.ws) wn *= d;
-    std::vector<float> x(static_cast<size_t>(xn)), w(static_cast<size_t>(wn)), b(static_cast<size_t>(c.ws[0]));
-    // Positive terms: no cancellation to an output near 0, whose rounding the relative
-    // tolerance would not cover.
-    for (size_t i = 0; i < x.size(); ++i) x[i] = 1.0f / float(i % 97 + 1);
-    for (size_t i = 0; i < w.size(); ++i) w[i] = float(i % 13) * 0.173f + 0.01f;
-    for (size_t i = 0; i < b.size(); ++i) b[i] = 0.25f * float(i);
-    std::vector<int64_t> ys;
-    std::vector<double> want = direct_conv(c.xs, x, c.ws, w, c.group, c.strides, c.dil, c.pads, ys);
-    const int64_t out_sp = ys[2] * ys[3];
-    for (size_t i = 0; i < want.size(); ++i) want[i] += b[static_cast<size_t>(int64_t(i) / out_sp % ys[1])];
-    // The exact-mode contract, summed here in the weights' order.
-    std::vector<float> contract(want.size());
-    const int64_t cg = c.xs[1] / c.group, mg = c.ws[0] / c.group, kh_n = c.ws[2], kw_n = c.ws[3];
-    for (int64_t n = 0; n < ys[0]; ++n)
-      for (int64_t m = 0; m < ys[1]; ++m)
-        for (int64_t oh = 0; oh < ys[2]; ++oh)
-          for (int64_t ow = 0; ow < ys[3]; ++ow) {
-            float acc = 0.0f;
-            for (int64_t ci = 0; ci < cg; ++ci)
-              for (int64_t kh = 0; kh < kh_n; ++kh)
-                for (int64_t kw = 0; kw < kw_n; ++kw) {
-                  const int64_t ih = oh * c.strides[0] - c.pads[0] + kh * c.dil[0];
-                  const int64_t iw = ow * c.strides[1] - c.pads[1] + kw * c.dil[1];
-                  if (ih < 0 || ih >= c.xs[2] || iw < 0 || iw >= c.xs[3]) continue;
-                  const int64_t ic = m / mg * cg + ci;
-                  const float product = x[static_cast<size_t>(((n * c.xs[1] + ic) * c.xs[2] + ih) * c.xs[3] + iw)] *
-                                        w[static_cast<size_t>(((m * cg + ci) * kh_n + kh) * kw_n + kw)];
-                  acc = acc + product;
-                }
-            contract[static_cast<size_t>(((n * ys[1] + m) * ys[2] + oh) * ys[3] + ow)] = acc + b[static_cast<size_t>(m)];
-          }
-    for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference}) {
-      std::vector<std::vector<float>> results;
-      for (int threads : {1, 2, 3}) {
-        auto r = OpTest("Conv", 11).attr("group", c.group).attr("strides", c.strides).attr("dilations", c.dil)
-                     .attr("pads", c.pads).input<float>(c.xs, x).input<float>(c.ws, w, true).input<float>({c.ws[0]}, b, true)
-                     .run(mode, threads);
-        ASSERT_TRUE(r.is_ok()) << r.status().message();
-        expect_close(r->at(0), ys, std::vector<float>(want.begin(), want.end()), 1e-5);
-        results.push_back(values_of<float>(r->at(0)));
-      }
-      EXPECT_EQ(results[0], results[1]);
-      EXPECT_EQ(results[0], results[2]);
-      if (mode == Mode::kExact) {
-        EXPECT_EQ(results[0], contract);
-      }
-    }
-  }
+  for (const WindowCase& c : cases) expect_sum_contract(c);
 }
 
 // Default mode runs 3x3 stride-1 convolutions with constant weights and >= 16 channels by
