@@ -211,6 +211,18 @@ TEST(NnConv, RowsReadFromPhasePlanes) {
   for (const WindowCase& c : cases) expect_sum_contract(c);
 }
 
+// Narrower outputs go through im2col and the GEMM driver (or read a 1x1's input in place),
+// also split along the weights' rows or the positions at 2 and 3 threads.
+TEST(NnConv, Im2colProductsKeepTheSumContract) {
+  const WindowCase cases[] = {
+      {{1, 40, 3, 3}, {64, 40, 1, 1}, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}},
+      {{2, 16, 13, 13}, {48, 16, 3, 3}, 1, {2, 2}, {1, 1}, {1, 1, 1, 1}},
+      {{1, 8, 5, 5}, {64, 4, 3, 3}, 2, {1, 1}, {1, 1}, {0, 0, 0, 0}},
+      {{1, 24, 14, 14}, {64, 24, 1, 1}, 1, {2, 2}, {1, 1}, {0, 0, 0, 0}},
+  };
+  for (const WindowCase& c : cases) expect_sum_contract(c);
+}
+
 // Default mode runs 3x3 stride-1 convolutions with constant weights and >= 16 channels by
 // Winograd F(2x2, 3x3) or F(4x4, 3x3) (ops/nn/conv_winograd.h): not the direct sum's bits,
 // but within a few roundings of it (F(2x2) under 1e-5 of the largest output here, F(4x4)
