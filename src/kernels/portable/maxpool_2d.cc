@@ -30,6 +30,12 @@ bool maxpool_2d_applies(const ImageWindow& w) {
   return w.rank == 2 && w.dilations[0] == 1 && w.dilations[1] == 1;
 }
 
+int64_t maxpool_2d_ring_rows(int64_t kernel_rows) {
+  int64_t rows = 1;
+  while (rows < kernel_rows) rows *= 2;
+  return rows;
+}
+
 int64_t maxpool_2d_scratch_bytes(const ImageWindow& w, int element_bytes) {
   return maxpool_2d_ring_rows(w.kernel[0]) * w.out[1] * element_bytes;
 }

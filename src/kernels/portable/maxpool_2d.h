@@ -25,12 +25,9 @@ struct MaxPool2dKernels {
 // The scratch a kernel below needs for `w`: the maxima of a window's input rows, per output
 // column, in elements of `element_bytes` bytes, in a ring of maxpool_2d_ring_rows rows.
 int64_t maxpool_2d_scratch_bytes(const ImageWindow& w, int element_bytes);
-// The smallest power of two >= kernel_rows.
-inline int64_t maxpool_2d_ring_rows(int64_t kernel_rows) {
-  int64_t rows = 1;
-  while (rows < kernel_rows) rows *= 2;
-  return rows;
-}
+// The smallest power of two >= kernel_rows (not inline: the ISA tiers' objects call it, and
+// a copy of an inline function compiled with their flags could be the one linked).
+int64_t maxpool_2d_ring_rows(int64_t kernel_rows);
 
 // The kernels of `isa` (never kAuto).
 const MaxPool2dKernels& maxpool_2d_kernels(Isa isa);
