@@ -26,6 +26,12 @@ struct F32DwConvPlanes {
 
 using F32DwConvFn = void (*)(const ImageWindow& w, const F32DwConvPlanes& planes);
 
+// The kernels take planes kF32DwConvBlock (or 8 or 4, the vector's floats) at a time, one
+// vector over the channels per output pixel, where that many planes' zero-padded input and
+// output take at most kF32DwConvBlockFloats floats: callers pass whole blocks of planes.
+constexpr int64_t kF32DwConvBlock = 16;
+constexpr int64_t kF32DwConvBlockFloats = 128 * 1024;
+
 // The kernel of `isa` (never kAuto); `fma` selects the contracted variant (default mode).
 // The exact variants give f32_dwconv2d_ref's bits (then the clamp) on every tier.
 F32DwConvFn f32_dwconv_kernel(Isa isa, bool fma);

@@ -246,16 +246,19 @@ class ConvKernel final : public OpKernel {
     const kernels::ImageWindow w = plan.window.image();
     const int64_t mg = plan.out_per_group(), taps = plan.taps();
     const int64_t in_size = plan.window.in_size(), out_size = plan.window.out_size();
-    // Planes per kernel call: input and output of a batch within about 32 KiB, a multiple of
-    // 16 where that is at least 16 (planes narrower than a vector go 4, 8 or 16 channels at
-    // a time, the rest one by one: MobileNetV2's 14 x 14 layers took 20 planes per call, 4
-    // of them the slow way); one plane when several output channels read the same input
-    // plane (channel multiplier > 1). The threads take whole batches.
-    constexpr int64_t kChannelBlock = 16;
-    int64_t batch = mg > 1 || mode_ == Mode::kReference
-                        ? 1
-                        : std::max<int64_t>(1, 8192 / std::max<int64_t>(1, in_size + out_size));
-    if (batch >= kChannelBlock) batch -= batch % kChannelBlock;
+    // Planes per kernel call: whole blocks of kF32DwConvBlock where the kernels can take
+    // channels a block at a time (MobileNetV2's 14 x 14 layers took 20 planes per call, 4 of
+    // them one by one), else input and output of a batch within about 32 KiB; one plane when
+    // several output channels read the same input plane (channel multiplier > 1). The
+    // threads take whole batches.
+    int64_t batch = 1;
+    if (mg == 1 && mode_ != Mode::kReference) {
+      const int64_t plane_floats = std::max<int64_t>(1, in_size + out_size);
+      batch = std::max<int64_t>(1, 8192 / plane_floats);
+      if (kernels::kF32DwConvBlock * plane_floats <= kernels::kF32DwConvBlockFloats)
+        batch = std::max(batch, kernels::kF32DwConvBlock);
+      if (batch >= kernels::kF32DwConvBlock) batch -= batch % kernels::kF32DwConvBlock;
+    }
     const int64_t total = plan.batch * plan.out_channels;
     pool.parallel_for((total + batch - 1) / batch, 1, [&](int64_t b0, int64_t b1) {
       for (int64_t t = b0 * batch, end = std::min(total, b1 * batch); t < end;) {
