@@ -26,9 +26,9 @@ struct F32DwConvPlanes {
 
 using F32DwConvFn = void (*)(const ImageWindow& w, const F32DwConvPlanes& planes);
 
-// The kernels take planes kF32DwConvBlock (or 8 or 4, the vector's floats) at a time, one
-// vector over the channels per output pixel, where that many planes' zero-padded input and
-// output take at most kF32DwConvBlockFloats floats: callers pass whole blocks of planes.
+// The AVX-512 and AVX2 kernels take planes 16 or 8 at a time (a vector's floats), one vector
+// over the channels per output pixel, where that many planes' zero-padded input and output
+// take at most kF32DwConvBlockFloats floats: callers pass whole blocks of kF32DwConvBlock.
 constexpr int64_t kF32DwConvBlock = 16;
 constexpr int64_t kF32DwConvBlockFloats = 128 * 1024;
 
