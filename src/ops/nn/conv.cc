@@ -220,15 +220,7 @@ class ConvKernel final : public OpKernel {
       }
       p.c = out + (n * plan.out_channels + g * mg) * positions;
       p.ldc = positions;
-      if (bias) {
-        p.epilogue.bias = bias + g * mg;
-        p.epilogue.bias_rs = 1;
-      }
-      if (residual) {
-        p.epilogue.residual = residual + (n * plan.out_channels + g * mg) * positions;
-        p.epilogue.residual_rs = positions;
-      }
-      nn::set_epilogue_clamp(p.epilogue, clamp);
+      p.epilogue = nn::conv_epilogue(plan, n, g, bias, residual, clamp);
       if (post.active())
         p.after_rows = [&post, g, mg, out = p.c, ldc = p.ldc](int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
           post.apply_rows(out + row0 * ldc + col0, ldc, rows, cols, g * mg + row0);

@@ -18,6 +18,22 @@ struct ConvPhases;  // owner of the split input's thread scratch
 
 }  // namespace
 
+kernels::F32Epilogue conv_epilogue(const ConvPlan& plan, int64_t n, int64_t g, const float* bias,
+                                   const float* residual, const std::optional<ir::FusedClamp>& clamp) {
+  const int64_t mg = plan.out_per_group(), positions = plan.window.out_size();
+  kernels::F32Epilogue e;
+  if (bias) {
+    e.bias = bias + g * mg;
+    e.bias_rs = 1;
+  }
+  if (residual) {
+    e.residual = residual + (n * plan.out_channels + g * mg) * positions;
+    e.residual_rs = positions;
+  }
+  set_epilogue_clamp(e, clamp);
+  return e;
+}
+
 bool conv_rows_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile) {
   if (plan.window.rank() != 2 || plan.is_pointwise() || plan.window.out[1] < 2 * tile.nr) return false;
   const int64_t weight_bytes = kernels::panel_count(plan.out_per_group(), tile.mr) * tile.mr * plan.taps() * 4;
@@ -46,18 +62,8 @@ Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
     for (int64_t g = 0; g < plan.group; ++g) {
       const float* image = x + (n * plan.in_channels + g * cin) * in_size;
       pool.parallel_for(planes, 1, [&](int64_t q0, int64_t q1) { kernels::f32_split_phases(win, image, q0, q1, split); });
-      kernels::F32Epilogue epilogue;
-      if (bias) {
-        epilogue.bias = bias + g * mg;
-        epilogue.bias_rs = 1;
-      }
-      const int64_t first_channel = n * plan.out_channels + g * mg;
-      if (residual) {
-        epilogue.residual = residual + first_channel * positions;
-        epilogue.residual_rs = positions;
-      }
-      set_epilogue_clamp(epilogue, clamp);
-      float* c = y + first_channel * positions;
+      const kernels::F32Epilogue epilogue = conv_epilogue(plan, n, g, bias, residual, clamp);
+      float* c = y + (n * plan.out_channels + g * mg) * positions;
       const float* a = packed_weights + g * m_panels * a_panel;
       pool.parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
         kernels::F32TileArgs args;

@@ -20,6 +20,11 @@ namespace twinrt::nn {
 // every block of rows.
 bool conv_rows_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile);
 
+// The tile epilogue of image n, group g's product (its output channels' rows of
+// positions): bias and residual (either may be null), then the clamp. Also conv.cc's.
+kernels::F32Epilogue conv_epilogue(const ConvPlan& plan, int64_t n, int64_t g, const float* bias,
+                                   const float* residual, const std::optional<ir::FusedClamp>& clamp);
+
 // y = post(clamp(conv(x) + bias + residual)) for every image and group, from the weights
 // packed into the tile's A panels (panel_count(out_per_group, mr) panels per group); bias,
 // residual and post optional.
