@@ -219,6 +219,8 @@ TEST(NnConv, Im2colProductsKeepTheSumContract) {
       {{2, 16, 13, 13}, {48, 16, 3, 3}, 1, {2, 2}, {1, 1}, {1, 1, 1, 1}},
       {{1, 8, 5, 5}, {64, 4, 3, 3}, 2, {1, 1}, {1, 1}, {0, 0, 0, 0}},
       {{1, 24, 14, 14}, {64, 24, 1, 1}, 1, {2, 2}, {1, 1}, {0, 0, 0, 0}},
+      // More output channels than positions, and those at least 128: the input read in place.
+      {{1, 48, 14, 14}, {200, 48, 1, 1}, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}},
   };
   for (const WindowCase& c : cases) expect_sum_contract(c);
 }
