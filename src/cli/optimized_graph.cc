@@ -11,6 +11,8 @@ namespace {
 
 std::string node_kind(const ir::Node& n) {
   std::string kind = n.domain.empty() ? n.op_type : n.domain + ":" + n.op_type;
+  if (!n.fused_perm_a.empty() || !n.fused_perm_b.empty() || !n.fused_perm_y.empty()) kind += " + Transpose";
+  if (n.fused_scale != 1.0f) kind += " + scale";
   if (n.fused_bias) kind += " + bias";
   if (n.fused_residual) kind += " + Add";
   if (n.fused_clamp) kind += " + Relu/Clip";

@@ -115,6 +115,11 @@ struct Node {
   bool fused_residual = false;
   // MatMul: input 2 is a bias of B's n columns, added before the residual (fuse_matmul_bias).
   bool fused_bias = false;
+  // MatMul: the Transposes folded into it (fold_transpose_into_matmul): input 0 and input 1
+  // are read through these permutations, and output 0 is written through one (empty: none).
+  std::vector<int64_t> fused_perm_a, fused_perm_b, fused_perm_y;
+  // MatMul: the product is multiplied by this before anything else fused (fuse_matmul_scale).
+  float fused_scale = 1.0f;
   std::optional<FusedClamp> fused_clamp;
   std::vector<std::string> fused_from;
   // Elementwise steps run on this node's output 0 (FusedElementwise nodes of

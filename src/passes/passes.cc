@@ -8,6 +8,8 @@ int fuse_qdq(ir::Model& model);
 int fuse_qdq_add(ir::Model& model);
 int fuse_qdq_max_pool(ir::Model& model);
 int fuse_matmul_integer_to_float(ir::Model& model);
+int fold_transpose_into_matmul(ir::Model& model);
+int fuse_matmul_scale(ir::Model& model);
 int fuse_matmul_bias(ir::Model& model);
 int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
@@ -30,6 +32,9 @@ const std::vector<GraphPass>& all_passes() {
       {"fuse_qdq_max_pool", NumericsEffect::kBitPreserving, fuse_qdq_max_pool},
       // Before the float fusions, which would otherwise take the scaling Mul and the bias Add.
       {"fuse_matmul_integer_to_float", NumericsEffect::kBitPreserving, fuse_matmul_integer_to_float},
+      {"fold_transpose_into_matmul", NumericsEffect::kBitPreserving, fold_transpose_into_matmul},
+      // Before the bias and residual: the epilogue scales the product first.
+      {"fuse_matmul_scale", NumericsEffect::kBitPreserving, fuse_matmul_scale},
       // Before fuse_residual_add: a MatMul takes its bias, then the residual after it.
       {"fuse_matmul_bias", NumericsEffect::kBitPreserving, fuse_matmul_bias},
       {"fuse_residual_add", NumericsEffect::kBitPreserving, fuse_residual_add},

@@ -1,4 +1,7 @@
-// MatMul: numpy-style batched matrix product (1-D operands promoted, batches broadcast).
+// MatMul: numpy-style batched matrix product (1-D operands promoted, batches broadcast),
+// with what graph passes folded into it: Transposes of its operands and result
+// (fold_transpose_into_matmul, read and written through strides), a scale
+// (fuse_matmul_scale), a bias, a residual and a clamp.
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
 #include "ops/nn/f32_gemm_driver.h"
@@ -28,15 +31,22 @@ void add_bias_rows(ThreadPool& pool, const float* bias, float* y, int64_t rows, 
   });
 }
 
+// y = y * scale: the separate Mul's operation (a Div's, for the powers of two it folds).
+void scale_values(ThreadPool& pool, float scale, float* y, int64_t n) {
+  pool.parallel_for(n, 1 << 14, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) y[i] = y[i] * scale;
+  });
+}
+
 class MatMulKernel final : public OpKernel {
  public:
   MatMulKernel(Mode mode, nn::WidenedConstant b, const kernels::F32GemmKernel& tile, nn::PackedF32 b_panels,
-               bool bias, bool residual, std::optional<ir::FusedClamp> clamp)
-      : mode_(mode), bias_(bias), residual_(residual), clamp_(clamp), gemm_(mode), b_widened_(std::move(b)),
-        tile_(tile), b_panels_(std::move(b_panels)) {}
+               nn::MatMulPerms perms, float scale, bool bias, bool residual, std::optional<ir::FusedClamp> clamp)
+      : mode_(mode), perms_(std::move(perms)), scale_(scale), bias_(bias), residual_(residual), clamp_(clamp),
+        gemm_(mode), b_widened_(std::move(b)), tile_(tile), b_panels_(std::move(b_panels)) {}
 
   Status infer(InferContext& ctx) const override {
-    std::optional<ir::Shape> y = nn::matmul_shape(ctx.shape(0), ctx.shape(1));
+    std::optional<ir::Shape> y = nn::matmul_shape(ctx.shape(0), ctx.shape(1), perms_);
     if (residual_) y = y && ctx.shape(3) ? std::optional(broadcast_symbolic({&*y, ctx.shape(3)})) : std::nullopt;
     ctx.set_output(0, ctx.dtype(0), y);
     return Status::ok();
@@ -52,14 +62,15 @@ class MatMulKernel final : public OpKernel {
     if (a->dtype() != b->dtype())
       return invalid_argument(std::string("MatMul inputs must have one type, got ") + dtype_name(a->dtype()) +
                               " and " + dtype_name(b->dtype()));
-    ASSIGN_OR_RETURN(nn::MatMulLayout layout, nn::matmul_layout(a->shape(), b->shape()));
+    ASSIGN_OR_RETURN(nn::MatMulLayout layout, nn::matmul_layout(a->shape(), b->shape(), perms_));
     MatMulFusion fused{nullptr, nullptr, clamp_};
+    // The passes fuse a bias or residual only with a constant float32 B (then A is float32
+    // too), and a scale only from a float32 Mul or Div; a feed or a model that gives
+    // another type is refused here rather than run two ways.
+    if ((bias_ || residual_ || scale_ != 1.0f) && a->dtype() != DataType::kFloat)
+      return invalid_argument(std::string("a MatMul with a fused scale, bias or residual needs float32 inputs, got ") +
+                              dtype_name(a->dtype()));
     if (bias_ || residual_) {
-      // The passes fuse them only with a constant float32 B (then A is float32 too); a feed
-      // replacing B with another type is refused here rather than run two ways.
-      if (a->dtype() != DataType::kFloat)
-        return invalid_argument(std::string("a MatMul with a fused bias or residual needs float32 inputs, got ") +
-                                dtype_name(a->dtype()));
       ASSIGN_OR_RETURN(fused, fused_operands(ctx, layout));
     }
     // The residual joins the product's epilogue when it has the product's shape; otherwise
@@ -109,6 +120,9 @@ class MatMulKernel final : public OpKernel {
                         yv.data()));
         } else {
           run_reference<C>(pool, layout, av.data(), bv.data(), yv.data());
+          // The folded Mul or Div as its own rounding, as the separate op did (the
+          // reference kernel's alpha would act on the unrounded double sum).
+          if (scale_ != 1.0f) scale_values(pool, scale_, yv.data(), size);
           if (bias) add_bias_rows(pool, bias, yv.data(), rows, layout.n);
           if (residual) nn::apply_fused_residual(pool, residual, yv.data(), size);
           nn::apply_fused_clamp(pool, fused.clamp, yv.data(), size);
@@ -124,6 +138,18 @@ class MatMulKernel final : public OpKernel {
 
   template <class C>
   void run_reference(ThreadPool& pool, const nn::MatMulLayout& layout, const C* a, const C* b, C* y) const {
+    // The reference kernels read B's rows with unit stride: a B read across its rows (a
+    // folded Transpose) is copied into rows first.
+    std::vector<C> b_rows;
+    const bool b_strided = layout.b_col_stride != 1 && layout.n > 1;
+    if (b_strided) {
+      b_rows.resize(layout.b_offsets.size() * static_cast<size_t>(layout.k * layout.n));
+      for (size_t i = 0; i < layout.b_offsets.size(); ++i)
+        for (int64_t p = 0; p < layout.k; ++p)
+          for (int64_t j = 0; j < layout.n; ++j)
+            b_rows[(i * layout.k + p) * layout.n + j] =
+                b[layout.b_offsets[i] + p * layout.b_k_stride + j * layout.b_col_stride];
+    }
     std::vector<kernels::GemmProblem<C>> batch;
     for (size_t i = 0; i < layout.a_offsets.size(); ++i) {
       kernels::GemmProblem<C> p;
@@ -131,11 +157,12 @@ class MatMulKernel final : public OpKernel {
       p.n = layout.n;
       p.k = layout.k;
       p.a = a + layout.a_offsets[i];
-      p.a_row_stride = layout.k;
-      p.b = b + layout.b_offsets[i];
-      p.ldb = layout.n;
-      p.c = y + static_cast<int64_t>(i) * layout.m * layout.n;
-      p.ldc = layout.n;
+      p.a_row_stride = layout.a_row_stride;
+      p.a_col_stride = layout.a_k_stride;
+      p.b = b_strided ? b_rows.data() + i * layout.k * layout.n : b + layout.b_offsets[i];
+      p.ldb = b_strided ? layout.n : layout.b_k_stride;
+      p.c = y + layout.c_offsets[i];
+      p.ldc = layout.c_row_stride;
       batch.push_back(p);
     }
     nn::parallel_gemm_batch(pool, gemm_.get<C>(), batch);
@@ -151,25 +178,27 @@ class MatMulKernel final : public OpKernel {
       p.m = layout.m;
       p.n = layout.n;
       p.k = layout.k;
-      p.a.data = a + layout.a_offsets[static_cast<size_t>(i)];
-      p.a.outer_stride = layout.k;
-      p.a.k_stride = 1;
+      const auto batch = static_cast<size_t>(i);
+      p.a.data = a + layout.a_offsets[batch];
+      p.a.outer_stride = layout.a_row_stride;
+      p.a.k_stride = layout.a_k_stride;
       if (b_panels) {
         p.b.packed = b_panels;
       } else {
-        p.b.data = b + layout.b_offsets[static_cast<size_t>(i)];
-        p.b.outer_stride = 1;
-        p.b.k_stride = layout.n;
+        p.b.data = b + layout.b_offsets[batch];
+        p.b.outer_stride = layout.b_col_stride;
+        p.b.k_stride = layout.b_k_stride;
       }
-      p.c = y + i * layout.m * layout.n;
-      p.ldc = layout.n;
+      p.c = y + layout.c_offsets[batch];
+      p.ldc = layout.c_row_stride;
+      p.epilogue.alpha = scale_;
       if (bias) {
         p.epilogue.bias = bias;
         p.epilogue.bias_cs = 1;
       }
       if (residual) {
-        p.epilogue.residual = residual + i * layout.m * layout.n;
-        p.epilogue.residual_rs = layout.n;
+        p.epilogue.residual = residual + layout.c_offsets[batch];
+        p.epilogue.residual_rs = layout.c_row_stride;
       }
       nn::set_epilogue_clamp(p.epilogue, clamp);
       return p;
@@ -177,6 +206,8 @@ class MatMulKernel final : public OpKernel {
   }
 
   Mode mode_;
+  nn::MatMulPerms perms_;  // folded Transposes
+  float scale_;    // a folded Mul or Div (fuse_matmul_scale)
   bool bias_;      // input 2 is a fused bias (fuse_matmul_bias)
   bool residual_;  // input 3 is a fused Add's other operand (fuse_residual_add)
   std::optional<ir::FusedClamp> clamp_;  // a Relu/Clip fused into this node
@@ -195,13 +226,14 @@ Result<std::unique_ptr<OpKernel>> create_matmul(const KernelInit& init) {
   const Tensor* constant_b = init.constant_inputs.size() > 1 ? init.constant_inputs[1] : nullptr;
   ASSIGN_OR_RETURN(nn::WidenedConstant b, nn::WidenedConstant::make(constant_b));
   const kernels::F32GemmKernel& tile = kernels::f32_gemm_kernel(init.isa, init.mode == Mode::kDefault);
+  nn::MatMulPerms perms{init.node.fused_perm_a, init.node.fused_perm_b, init.node.fused_perm_y};
   nn::PackedF32 b_panels;
-  if (constant_b && constant_b->rank() == 2 && init.mode != Mode::kReference) {
+  if (constant_b && constant_b->rank() == 2 && perms.b.empty() && init.mode != Mode::kReference) {
     const int64_t k = constant_b->dim(0), n = constant_b->dim(1);
     ASSIGN_OR_RETURN(b_panels, nn::pack_f32_constant(*constant_b, b, 1, n, k, 1, n, tile.nr));
   }
-  return make_kernel<MatMulKernel>(init.mode, std::move(b), tile, std::move(b_panels), bias, residual,
-                                   init.node.fused_clamp);
+  return make_kernel<MatMulKernel>(init.mode, std::move(b), tile, std::move(b_panels), std::move(perms),
+                                   init.node.fused_scale, bias, residual, init.node.fused_clamp);
 }
 
 }  // namespace

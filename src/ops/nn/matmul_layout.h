@@ -12,16 +12,28 @@
 
 namespace twinrt::nn {
 
-struct MatMulLayout {
-  int64_t m = 0, k = 0, n = 0;
-  std::vector<int64_t> out_shape;
-  // Element offsets of each output batch's A and B matrices, in output batch order.
-  std::vector<int64_t> a_offsets, b_offsets;
+// Transposes a MatMul reads its operands and writes its result through (fold_transpose_
+// into_matmul): the product's operand A is the stored tensor transposed by `a` (its axis d
+// is the stored axis a[d]), B likewise, and the stored result is the product transposed
+// by `y`. Empty: no permutation.
+struct MatMulPerms {
+  std::vector<int64_t> a, b, y;
 };
 
-Result<MatMulLayout> matmul_layout(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+struct MatMulLayout {
+  int64_t m = 0, k = 0, n = 0;
+  std::vector<int64_t> out_shape;  // as stored (after `y`)
+  // Element offsets of each output batch's A, B and C matrices, in output batch order.
+  std::vector<int64_t> a_offsets, b_offsets, c_offsets;
+  // Element strides inside each matrix: A[i][p] at i * a_row_stride + p * a_k_stride,
+  // B[p][j] at p * b_k_stride + j * b_col_stride, C[i][j] at i * c_row_stride + j.
+  int64_t a_row_stride = 0, a_k_stride = 1, b_k_stride = 0, b_col_stride = 1, c_row_stride = 0;
+};
+
+Result<MatMulLayout> matmul_layout(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                                   const MatMulPerms& perms = {});
 
 // The output shape from symbolic input shapes, when both ranks are known.
-std::optional<ir::Shape> matmul_shape(const ir::Shape* a, const ir::Shape* b);
+std::optional<ir::Shape> matmul_shape(const ir::Shape* a, const ir::Shape* b, const MatMulPerms& perms = {});
 
 }  // namespace twinrt::nn
