@@ -27,11 +27,6 @@ std::vector<int64_t> perm_of(const ir::Node& n) {
   return a->ints;
 }
 
-bool is_plain_matmul(const ir::Node& n) {
-  return is_op(n, "MatMul") && n.inputs.size() == 2 && n.outputs.size() == 1 && !n.fused_bias && !n.fused_residual &&
-         !n.fused_clamp && n.fused_scale == 1.0f;
-}
-
 }  // namespace
 
 int fold_transpose_into_matmul(ir::Model& model) {

@@ -13,11 +13,6 @@
 namespace twinrt::passes {
 namespace {
 
-bool is_plain_matmul(const ir::Node& n) {
-  return is_op(n, "MatMul") && n.inputs.size() == 2 && n.outputs.size() == 1 && !n.fused_bias && !n.fused_residual &&
-         !n.fused_clamp && n.fused_scale == 1.0f;
-}
-
 // A rank-0 float32 constant that no feed can replace (a rank-0 operand never changes the
 // product's shape).
 std::optional<float> scalar_constant(const ir::Graph& g, const KnownValues& known, const std::string& name) {

@@ -42,6 +42,11 @@ std::map<std::string, size_t> value_producers(const ir::Graph& g);
 inline bool is_op(const ir::Node& n, const char* op, const char* domain = "") {
   return n.op_type == op && n.domain == domain;
 }
+// A MatMul with nothing fused after its product yet (scale, bias, residual, clamp).
+inline bool is_plain_matmul(const ir::Node& n) {
+  return is_op(n, "MatMul") && n.inputs.size() == 2 && n.outputs.size() == 1 && !n.fused_bias && !n.fused_residual &&
+         !n.fused_clamp && n.fused_scale == 1.0f;
+}
 inline bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8; }
 
 // The scale of a Quantize/DequantizeLinear with a constant scalar float scale, an 8-bit
