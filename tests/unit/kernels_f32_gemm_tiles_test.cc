@@ -108,8 +108,10 @@ std::vector<Case> cases_around(const kernels::F32GemmKernel& kernel) {
   int variant = 0;
   for (int64_t m : {1, mr - 1, mr, mr + 1, 2 * mr + 3})
     // nr + nr / 2: a last panel exactly as wide as the half-width edge tile; 1 to 5 columns
-    // left over: the column tiles of every width and the first width past them.
-    for (int64_t n : {1, nr - 1, nr, nr + 1, nr + 2, 2 * nr + 3, nr + 4, nr + nr / 2, 3 * nr + 5})
+    // left over, alone or after whole vectors: the columns computed along the rows, every
+    // count of them, and the first width past them.
+    for (int64_t n : {1, nr - 1, nr, nr + 1, nr + 2, 2 * nr + 3, nr + 4, nr + nr / 2, 3 * nr + 5, nr / 2 + 1,
+                      nr + nr / 2 + 2, 2 * nr + nr / 2 + 4, nr + nr / 2 + 5})
       for (int64_t k : {0, 1, 7, 70}) {
         Case c{m, n, k};
         c.trans_a = variant % 2 == 1;
@@ -128,6 +130,8 @@ std::vector<Case> cases_around(const kernels::F32GemmKernel& kernel) {
   // With B packed, A's panels over all of k overflow the driver's L2 budget: the product
   // runs in parts along k, each continuing from the sums in C; epilogue after the last.
   Case split{12 * mr + 1, 2 * nr + 3, 3000, true, 0.75f, 3, true, true};
+  cases.push_back(split);
+  split.n = 2 * nr + nr / 2 + 1;  // and a last panel of whole vectors and a column
   cases.push_back(split);
   return cases;
 }
