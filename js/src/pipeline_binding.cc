@@ -98,7 +98,9 @@ EMSCRIPTEN_KEEPALIVE PipelineHandle* twinrt_pipeline_create(const char* json, co
   options.host_stages = lines(host_stages);
   auto p = pipeline::Pipeline::create(std::move(spec).value(), options);
   if (!p) return fail<PipelineHandle>(p.status());
-  return new PipelineHandle{std::move(p).value()};
+  auto* handle = new PipelineHandle();
+  handle->pipeline = std::move(p).value();
+  return handle;
 }
 
 EMSCRIPTEN_KEEPALIVE void twinrt_pipeline_free(PipelineHandle* h) { delete h; }

@@ -268,7 +268,7 @@ Result<std::pair<std::string, std::string>> read_string_entry(const Field& f, co
 }
 
 uint64_t declared_tensor_bytes(const uint8_t* data, size_t size, bool sparse) {
-  const uint32_t dims_field = sparse ? sparse_tensor_proto::kDims : tensor_proto::kDims;
+  const uint32_t dims_field = sparse ? uint32_t{sparse_tensor_proto::kDims} : uint32_t{tensor_proto::kDims};
   WireReader r(data, size, "TensorProto");
   Field f;
   std::vector<int64_t> dims;
