@@ -1,9 +1,11 @@
 // Kernel benchmarks: the float32 GEMM tiles of every tier this CPU has, exact and fma,
 // through the driver (packing, blocking) on shapes from real models, in GFLOP/s next to
 // the tier's measured peak (bench/peak.h); and the 8-bit NHWC convolution (indirect tiles,
-// requantization) in G multiply-adds per second. Run: bash scripts/bench-kernels.sh.
+// requantization) in G multiply-adds per second; the thread pool's handoff. Run: bash
+// scripts/bench-kernels.sh.
 #include <benchmark/benchmark.h>
 
+#include <atomic>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/quant/conv_nhwc.h"
 #include "peak.h"
+#include "runtime/thread_pool.h"
 
 namespace twinrt::bench {
 namespace {
@@ -102,7 +105,18 @@ void i8_conv_nhwc(benchmark::State& state, Isa isa) {
   state.SetLabel(weights->kernel->name);
 }
 
+// The handoff of one parallel_for with almost no work: what every split op pays to start
+// its threads and wait for them (at 2 threads models run 55-290 of them per inference).
+void parallel_for_handoff(benchmark::State& state) {
+  ThreadPool pool(static_cast<int>(state.range(0)));
+  std::atomic<int64_t> sink{0};
+  for (auto _ : state)
+    pool.parallel_for(pool.size(), 1, [&](int64_t begin, int64_t end) { sink.fetch_add(end - begin); });
+  benchmark::DoNotOptimize(sink.load());
+}
+
 void register_all() {
+  benchmark::RegisterBenchmark("parallel_for_handoff", parallel_for_handoff)->ArgName("threads")->Arg(2);
   struct Tier {
     Isa isa;
     float (*peak)(int64_t, double&);

@@ -92,19 +92,44 @@ ThreadPool::~ThreadPool() {
   for (auto& w : workers_) w.join();
 }
 
+// Shared state of one parallel_for: the chunks to claim, each thread its own share first
+// (ShareClaims), and how many are done. Queued once per worker, so that any of them can
+// help; a worker that comes after the caller finished finds nothing left to claim.
+struct ThreadPool::Job {
+  Job(const std::function<void(int64_t, int64_t)>& fn, int64_t n, int64_t chunks, int threads)
+      : fn(fn), n(n), chunks(chunks), step((n + chunks - 1) / chunks), claims(chunks, threads) {}
+  void work() {
+    for (int64_t c; (c = claims.claim()) >= 0;) {
+      fn(c * step, std::min(n, (c + 1) * step));
+      if (done.fetch_add(1) + 1 == chunks) {
+        std::lock_guard<std::mutex> lock(mu);
+        cv.notify_all();
+      }
+    }
+  }
+  const std::function<void(int64_t, int64_t)>& fn;
+  const int64_t n, chunks, step;
+  ShareClaims claims;
+  std::atomic<int64_t> done{0};
+  std::mutex mu;
+  std::condition_variable cv;
+};
+
 void ThreadPool::worker_loop() {
   for (;;) {
     spin_until([this] { return pending_.load(std::memory_order_acquire) > 0; });
-    std::function<void()> task;
+    std::shared_ptr<Job> job;
     {
       std::unique_lock<std::mutex> lock(mu_);
+      ++sleepers_;
       cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
+      --sleepers_;
       if (stop_ && tasks_.empty()) return;
-      task = std::move(tasks_.front());
+      job = std::move(tasks_.front());
       tasks_.pop_front();
       pending_.fetch_sub(1, std::memory_order_relaxed);
     }
-    task();
+    job->work();
   }
 }
 
@@ -117,33 +142,18 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain,
     fn(0, n);
     return;
   }
-  int64_t step = (n + chunks - 1) / chunks;
-  // Shared state for this call: the chunks to claim, each thread its own share first
-  // (ShareClaims), and how many are done.
-  struct Job {
-    Job(int64_t chunks, int threads) : claims(chunks, threads) {}
-    ShareClaims claims;
-    std::atomic<int64_t> done{0};
-    std::mutex mu;
-    std::condition_variable cv;
-  };
-  auto job = std::make_shared<Job>(chunks, size());
-  auto work = [job, chunks, step, n, &fn] {
-    for (int64_t c; (c = job->claims.claim()) >= 0;) {
-      fn(c * step, std::min(n, (c + 1) * step));
-      if (job->done.fetch_add(1) + 1 == chunks) {
-        std::lock_guard<std::mutex> lock(job->mu);
-        job->cv.notify_all();
-      }
-    }
-  };
+  auto job = std::make_shared<Job>(fn, n, chunks, size());
+  bool wake = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (size_t i = 0; i < workers_.size(); ++i) tasks_.push_back(work);
+    for (size_t i = 0; i < workers_.size(); ++i) tasks_.push_back(job);
     pending_.fetch_add(static_cast<int64_t>(workers_.size()), std::memory_order_release);
+    wake = sleepers_ > 0;
   }
-  cv_.notify_all();
-  work();
+  // Workers still polling see pending_; notifying them too would only move the condition
+  // variable's line between the cores.
+  if (wake) cv_.notify_all();
+  job->work();
   spin_until([&] { return job->done.load(std::memory_order_acquire) == chunks; });
   std::unique_lock<std::mutex> lock(job->mu);
   job->cv.wait(lock, [&] { return job->done.load() == chunks; });

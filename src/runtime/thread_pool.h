@@ -46,11 +46,13 @@ class ThreadPool {
   ThreadPool() = default;
   Status start_workers(int threads);
   void worker_loop();
+  struct Job;  // one parallel_for's chunks, shared by the threads that work on it
   std::vector<std::thread> workers_;
-  std::deque<std::function<void()>> tasks_;
+  std::deque<std::shared_ptr<Job>> tasks_;  // one entry per worker and call
   std::atomic<int64_t> pending_{0};  // tasks_.size(), readable without the lock
   std::mutex mu_;
   std::condition_variable cv_;
+  int sleepers_ = 0;  // workers waiting on cv_ (under mu_): only then is it notified
   bool stop_ = false;
 };
 
