@@ -90,5 +90,44 @@ TEST(ThreadPool, WorkersKnowTheirIndexAndTheCallerIsZero) {
   EXPECT_GT(workers_seen.load(), 0) << "the worker never ran a chunk";
 }
 
+// Workers that polled too long sleep on the pool's condition variable; the next call must
+// wake them (the caller notifies only when one sleeps).
+TEST(ThreadPool, SleepingWorkersWakeForTheNextCall) {
+  ThreadPool pool(2);
+  for (int round = 0; round < 3; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // far past the polling
+    std::atomic<bool> worker_ran{false};
+    pool.parallel_for(2, 1, [&](int64_t, int64_t) {
+      if (ThreadPool::thread_index() == 1) worker_ran = true;
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+      while (ThreadPool::thread_index() == 0 && !worker_ran.load() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::yield();
+    });
+    EXPECT_TRUE(worker_ran.load()) << "round " << round << ": the sleeping worker was not woken";
+  }
+}
+
+// "Safe to call from several threads": callers on their own threads, and calls made from
+// inside a chunk, share the workers; every index of every call runs once.
+TEST(ThreadPool, ConcurrentAndNestedCallsEachCoverTheirIndices) {
+  ThreadPool pool(3);
+  constexpr int kCallers = 3, kCalls = 200;
+  std::atomic<int64_t> total{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < kCallers; ++c)
+    callers.emplace_back([&] {
+      for (int call = 0; call < kCalls; ++call) {
+        std::atomic<int64_t> sum{0};
+        pool.parallel_for(8, 1, [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i)
+            pool.parallel_for(4, 1, [&](int64_t b, int64_t e) { sum += e - b; });
+        });
+        total += sum.load();
+      }
+    });
+  for (std::thread& t : callers) t.join();
+  EXPECT_EQ(total.load(), int64_t{kCallers} * kCalls * 8 * 4);
+}
+
 }  // namespace
 }  // namespace twinrt
