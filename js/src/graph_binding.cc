@@ -58,6 +58,11 @@ json step_json(const Subgraph& g, const Step& step) {
   if (n.fused_clamp)
     fused["clamp"] = {n.fused_clamp->min ? float_json(*n.fused_clamp->min) : json(),
                       n.fused_clamp->max ? float_json(*n.fused_clamp->max) : json()};
+  // MatMul: Transposes folded into its reads and writes, a scale into its epilogue.
+  if (!n.fused_perm_a.empty()) fused["permA"] = n.fused_perm_a;
+  if (!n.fused_perm_b.empty()) fused["permB"] = n.fused_perm_b;
+  if (!n.fused_perm_y.empty()) fused["permY"] = n.fused_perm_y;
+  if (n.fused_scale != 1.0f) fused["scale"] = float_json(n.fused_scale);
   if (n.fused_bias) fused["bias"] = true;
   if (n.fused_residual) fused["residual"] = true;
   if (!n.elementwise_steps.empty()) {

@@ -22,6 +22,9 @@ const batchOffset = (dims, batch) =>
 
 const matMul = {
   check(node, ins) {
+    // Folded Transposes (strides) and a folded scale run on the wasm kernel.
+    const { permA, permB, permY, scale } = node.fused || {};
+    if (permA || permB || permY || scale !== undefined) return 'folded Transpose or scale';
     const s = matmulShapes(ins[0].dims, ins[1].dims);
     return s ? epilogueProblem(node, ins, s.out) : 'shapes do not multiply';
   },
