@@ -18,29 +18,16 @@ bool is_producer(const ir::Node& n) {
 
 int fuse_clamp_activation(ir::Model& model) {
   ir::Graph& g = *model.graph;
-  const GraphUses uses = graph_uses(g);
   const KnownValues known(g);
   std::map<std::string, size_t> producer_of;
   for (size_t i = 0; i < g.nodes.size(); ++i)
     if (is_producer(g.nodes[i])) producer_of[g.nodes[i].outputs[0]] = i;
-  std::vector<bool> removed(g.nodes.size(), false);
-  int fused = 0;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const ir::Node& act = g.nodes[i];
-    if (act.inputs.empty()) continue;
-    auto p = producer_of.find(act.inputs[0]);
-    if (p == producer_of.end() || !uses.only_read_once(act.inputs[0])) continue;
-    auto clamp = clamp_of(model, known, act);
-    if (!clamp) continue;
-    ir::Node& producer = g.nodes[p->second];
-    producer.fused_clamp = clamp;
-    producer.fused_from.push_back(act.name);
-    producer.outputs[0] = act.outputs[0];
-    removed[i] = true;
-    ++fused;
-  }
-  erase_nodes(g, removed);
-  return fused;
+  return fold_followers_into_producers(
+      g, std::move(producer_of), [&](ir::Node& producer, const ir::Node& act, const std::string& value) {
+        const std::optional<ir::FusedClamp> clamp = act.inputs[0] == value ? clamp_of(model, known, act) : std::nullopt;
+        if (clamp) producer.fused_clamp = clamp;
+        return clamp.has_value();
+      });
 }
 
 }  // namespace twinrt::passes

@@ -50,31 +50,16 @@ std::optional<float> scale_of(const ir::Graph& g, const KnownValues& known, cons
 
 int fuse_matmul_scale(ir::Model& model) {
   ir::Graph& g = *model.graph;
-  const GraphUses uses = graph_uses(g);
   const KnownValues known(g);
   std::map<std::string, size_t> matmul_of;
   for (size_t i = 0; i < g.nodes.size(); ++i)
     if (is_plain_matmul(g.nodes[i])) matmul_of[g.nodes[i].outputs[0]] = i;
-  std::vector<bool> removed(g.nodes.size(), false);
-  int fused = 0;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const ir::Node& op = g.nodes[i];
-    for (const std::string& in : op.inputs) {
-      const auto m = matmul_of.find(in);
-      if (m == matmul_of.end() || !uses.only_read_once(in)) continue;
-      const std::optional<float> scale = scale_of(g, known, op, in);
-      if (!scale) break;
-      ir::Node& matmul = g.nodes[m->second];
-      matmul.fused_scale = *scale;
-      matmul.fused_from.push_back(op.name);
-      matmul.outputs[0] = op.outputs[0];
-      removed[i] = true;
-      ++fused;
-      break;
-    }
-  }
-  erase_nodes(g, removed);
-  return fused;
+  return fold_followers_into_producers(
+      g, std::move(matmul_of), [&](ir::Node& matmul, const ir::Node& op, const std::string& product) {
+        const std::optional<float> scale = scale_of(g, known, op, product);
+        if (scale) matmul.fused_scale = *scale;
+        return scale.has_value();
+      });
 }
 
 }  // namespace twinrt::passes

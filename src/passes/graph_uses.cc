@@ -27,23 +27,32 @@ int fold_adds_into_producers(ir::Model& model, std::map<std::string, size_t> pro
                              const std::function<bool(const ir::Node&, const std::string&)>& fits,
                              const std::function<void(ir::Node&, const std::string&)>& fold) {
   if (model.opset("") < 7) return 0;  // Add-6 and older broadcast by attributes
-  ir::Graph& g = *model.graph;
+  return fold_followers_into_producers(
+      *model.graph, std::move(producers), [&](ir::Node& producer, const ir::Node& add, const std::string& value) {
+        if (!add.domain.empty() || add.op_type != "Add" || add.inputs.size() != 2 || add.outputs.size() != 1 ||
+            !add.attributes.empty() || add.inputs[0] == add.inputs[1])
+          return false;
+        const std::string& other = add.inputs[add.inputs[0] == value ? 1 : 0];
+        if (!fits(producer, other)) return false;
+        fold(producer, other);
+        return true;
+      });
+}
+
+int fold_followers_into_producers(ir::Graph& g, std::map<std::string, size_t> producers,
+                                  const std::function<bool(ir::Node&, const ir::Node&, const std::string&)>& fold) {
   const GraphUses uses = graph_uses(g);
   std::vector<bool> removed(g.nodes.size(), false);
   int folded = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const ir::Node& add = g.nodes[i];
-    if (!add.domain.empty() || add.op_type != "Add" || add.inputs.size() != 2 || add.outputs.size() != 1 ||
-        !add.attributes.empty() || add.inputs[0] == add.inputs[1])
-      continue;
-    for (size_t side = 0; side < 2; ++side) {
-      auto found = producers.find(add.inputs[side]);
-      if (found == producers.end() || !uses.only_read_once(add.inputs[side])) continue;
+    const ir::Node& follower = g.nodes[i];
+    for (const std::string& in : follower.inputs) {
+      const auto found = producers.find(in);
+      if (found == producers.end() || !uses.only_read_once(in)) continue;
       ir::Node& producer = g.nodes[found->second];
-      if (!fits(producer, add.inputs[1 - side])) continue;
-      fold(producer, add.inputs[1 - side]);
-      producer.outputs[0] = add.outputs[0];
-      producer.fused_from.push_back(add.name);
+      if (!fold(producer, follower, in)) continue;
+      producer.fused_from.push_back(follower.name);
+      producer.outputs[0] = follower.outputs[0];
       producers.erase(found);
       removed[i] = true;
       ++folded;

@@ -35,6 +35,14 @@ int fold_adds_into_producers(ir::Model& model, std::map<std::string, size_t> pro
                              const std::function<bool(const ir::Node&, const std::string&)>& fits,
                              const std::function<void(ir::Node&, const std::string&)>& fold);
 
+// Folds a node into the one before it: for each node reading outputs of `producers`
+// (output name -> node index) that nothing else reads, calls fold(producer, follower, that
+// output) on them in input order until one takes it (true); then the producer writes the
+// follower's output and names it in fused_from, and the follower is removed. Returns how
+// many were folded.
+int fold_followers_into_producers(ir::Graph& g, std::map<std::string, size_t> producers,
+                                  const std::function<bool(ir::Node&, const ir::Node&, const std::string&)>& fold);
+
 // Which node (index into g.nodes) writes each value.
 std::map<std::string, size_t> value_producers(const ir::Graph& g);
 

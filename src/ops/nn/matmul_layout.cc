@@ -25,6 +25,13 @@ Status check_perm(const std::vector<int64_t>& perm, size_t rank, const char* wha
   return Status::ok();
 }
 
+template <class Dim>
+std::vector<Dim> permuted(const std::vector<Dim>& shape, const std::vector<int64_t>& perm) {
+  std::vector<Dim> out;
+  for (int64_t p : perm) out.push_back(shape[static_cast<size_t>(p)]);
+  return out;
+}
+
 // An operand as the product sees it: its shape and each axis' element stride in the
 // stored tensor.
 struct View {
@@ -32,22 +39,12 @@ struct View {
 };
 
 Result<View> view_of(const std::vector<int64_t>& stored, const std::vector<int64_t>& perm, const char* what) {
-  View v{stored, contiguous_strides(stored)};
-  if (perm.empty()) return v;
+  const std::vector<int64_t> strides = contiguous_strides(stored);
+  if (perm.empty()) return View{stored, strides};
   TRY(check_perm(perm, stored.size(), what));
-  for (size_t d = 0; d < perm.size(); ++d) {
-    v.shape[d] = stored[static_cast<size_t>(perm[d])];
-    v.strides[d] = contiguous_strides(stored)[static_cast<size_t>(perm[d])];
-  }
-  return v;
+  return View{permuted(stored, perm), permuted(strides, perm)};
 }
 
-template <class Dim>
-std::vector<Dim> permuted(const std::vector<Dim>& shape, const std::vector<int64_t>& perm) {
-  std::vector<Dim> out;
-  for (int64_t p : perm) out.push_back(shape[static_cast<size_t>(p)]);
-  return out;
-}
 
 // The element offset of batch `index` (a multi-index over `batch`, right-aligned with the
 // operand's batch axes) in an operand whose batch axes have `shape` and `strides`.
