@@ -13,19 +13,16 @@ namespace twinrt::quantize {
 namespace {
 
 constexpr int kPercentileBins = 4096;
-// TensorRT's description uses 2048 bins; the KL search is quadratic in the bin count.
-constexpr int kEntropyBins = 2048;
 
 struct Stats {
   float lo = INFINITY, hi = -INFINITY;
   std::optional<Histogram> histogram;  // second pass (percentile, entropy)
 };
 
-// The second pass's histogram: the values over [lo, hi] (percentile), or their magnitudes
-// over [0, max |v|] (entropy: one threshold clips both sides).
+// The second pass's histogram: the values over [lo, hi] (percentile), or entropy's.
 Histogram histogram_for(const Stats& s, Calibration method) {
   if (method == Calibration::kPercentile) return Histogram(s.lo, s.hi, kPercentileBins, false);
-  return Histogram(0.0, std::max(std::fabs(s.lo), std::fabs(s.hi)), kEntropyBins, true);
+  return entropy_histogram(s.lo, s.hi);
 }
 
 // The range a method reads off a value's statistics.
@@ -37,10 +34,7 @@ std::pair<float, float> range_of(const Stats& s, const QuantizeOptions& options)
     const double tail = (100.0 - options.percentile) / 100.0;
     return {s.lo < 0 ? static_cast<float>(h.quantile(tail)) : s.lo, static_cast<float>(h.quantile(1.0 - tail))};
   }
-  // uint8 activations: 256 steps over [0, T] when nothing is negative, else 128 per side.
-  const size_t kept = kl_threshold_bins(h.counts, s.lo >= 0 ? 256 : 128);
-  const float t = static_cast<float>(h.width() * static_cast<double>(kept));
-  return {std::max(s.lo, -t), std::min(s.hi, t)};
+  return entropy_range(h, s.lo, s.hi);
 }
 
 // The model with every value in `values` also a graph output, ready to run.
