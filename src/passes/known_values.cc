@@ -1,6 +1,27 @@
 #include "passes/known_values.h"
 
+#include <set>
+
 namespace twinrt::passes {
+namespace {
+
+// ai.onnx ops whose outputs have the element type of their input `data` (their type
+// constraints tie them), so a type known at the graph's inputs carries through an exported
+// graph that declares no value_info (PyTorch's exports declare none).
+std::optional<size_t> type_source(const ir::Node& n) {
+  static const std::set<std::string> first_input = {
+      "Abs", "Add", "AveragePool", "BatchNormalization", "Clip", "Concat", "Conv", "ConvTranspose", "Div",
+      "Dropout", "Elu", "Erf", "Exp", "Expand", "Flatten", "Gather", "Gelu", "Gemm", "GlobalAveragePool",
+      "GlobalMaxPool", "HardSigmoid", "HardSwish", "Identity", "InstanceNormalization", "LayerNormalization",
+      "LeakyRelu", "MatMul", "MaxPool", "Mul", "Neg", "Pad", "Pow", "ReduceMax", "ReduceMean", "ReduceMin",
+      "ReduceSum", "Relu", "Reshape", "Resize", "Sigmoid", "Slice", "Softmax", "Split", "Sqrt", "Squeeze",
+      "Sub", "Tanh", "Tile", "Transpose", "Unsqueeze"};
+  if (!n.domain.empty() || n.inputs.empty()) return std::nullopt;
+  if (n.op_type == "Where") return n.inputs.size() == 3 ? std::optional<size_t>(1) : std::nullopt;
+  return first_input.count(n.op_type) ? std::optional<size_t>(0) : std::nullopt;
+}
+
+}  // namespace
 
 KnownValues::KnownValues(const ir::Graph& g) {
   for (const auto& [name, t] : g.initializers) constants_[name] = &t;
@@ -11,6 +32,17 @@ KnownValues::KnownValues(const ir::Graph& g) {
   for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
     for (const ir::ValueInfo& vi : *list)
       if (vi.type.kind == ir::TypeInfo::Kind::kTensor) declared_[vi.name] = vi.type.elem;
+  for (const ir::Node& n : g.nodes) {  // in graph order: a node's inputs come first
+    const std::optional<size_t> source = type_source(n);
+    if (!source) continue;
+    const DataType t = dtype(n.inputs[*source]);
+    if (t == DataType::kUndefined) continue;
+    // The first output has the type; of the others only Split's (MaxPool's indices are
+    // int64, BatchNormalization's and LayerNormalization's statistics may be another float).
+    const size_t typed = n.op_type == "Split" ? n.outputs.size() : 1;
+    for (size_t o = 0; o < typed && o < n.outputs.size(); ++o)
+      if (!n.outputs[o].empty()) declared_.emplace(n.outputs[o], t);
+  }
 }
 
 const Tensor* KnownValues::constant(const std::string& name) const {

@@ -17,7 +17,8 @@ class KnownValues {
 
   const Tensor* constant(const std::string& name) const;
   std::optional<float> float_scalar(const std::string& name) const;  // a one-element float32 constant
-  // Declared (graph inputs, outputs, value_info) or constant element type; kUndefined if unknown.
+  // Declared (graph inputs, outputs, value_info), constant, or carried from an input through
+  // an op whose output has its input's type (Conv, Add, Sigmoid, ...); kUndefined if unknown.
   DataType dtype(const std::string& name) const;
 
  private:
