@@ -138,6 +138,21 @@ TEST(MathFastFloat, SigmoidIsWithinOneUlp) {
   EXPECT_EQ(sigmoid_f32(0.0f), 0.5f);
 }
 
+// Default mode's sigmoid: float arithmetic from exp_in_float; e / (1 + e) below zero keeps
+// the subnormal results (1 / (1 + e^-x) gave 0 there).
+TEST(MathFastFloat, SigmoidInFloatIsWithinThreeUlps) {
+  const auto xs = arguments(-105.0f, 90.0f, {0.0f, 1.0f, -1.0f, 16.6f, -87.33655f, -103.27893f, -104.0f, 89.0f});
+  const Report r = measure(sigmoid_in_float, [](long double x) { return 1.0L / (1.0L + expl(-x)); }, xs);
+  print("sigmoid_in_float", r);
+  EXPECT_LE(r.max_ulps, 3.0);
+  EXPECT_TRUE(std::isnan(sigmoid_in_float(NAN)));
+  EXPECT_EQ(sigmoid_in_float(-INFINITY), 0.0f);
+  EXPECT_EQ(sigmoid_in_float(INFINITY), 1.0f);
+  EXPECT_EQ(sigmoid_in_float(0.0f), 0.5f);
+  EXPECT_EQ(sigmoid_in_float(-0.0f), 0.5f);
+  EXPECT_GT(sigmoid_in_float(-95.0f), 0.0f);
+}
+
 // The array functions give each element the scalar function's bits: every argument of the
 // accuracy tests above, specials and NaN payloads included, at every offset of a block.
 void expect_same_bits_as_scalar(void (*array_fn)(const float*, float*, int64_t), float (*scalar)(float),
@@ -171,6 +186,7 @@ TEST(MathFastFloat, ArrayFunctionsGiveTheScalarBits) {
     expect_same_bits_as_scalar(sigmoid_f32_n_kernel(isa), sigmoid_f32, xs, "sigmoid");
     expect_same_bits_as_scalar(erf_in_float_n_kernel(isa), erf_in_float, xs, "erf_in_float");
     expect_same_bits_as_scalar(exp_in_float_n_kernel(isa), exp_in_float, xs, "exp_in_float");
+    expect_same_bits_as_scalar(sigmoid_in_float_n_kernel(isa), sigmoid_in_float, xs, "sigmoid_in_float");
   }
 }
 

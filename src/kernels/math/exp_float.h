@@ -1,4 +1,4 @@
-// Default mode's exp: computed in float arithmetic (the same reduction and polynomial that
+// Default mode's exp and sigmoid: computed in float arithmetic (the same reduction and polynomial that
 // erf_float.h uses for its e^(-x^2)), a few times cheaper than exp_f32's double polynomial.
 // One sequence of IEEE float operations, never contracted (only exact objects include this),
 // so every tier and WebAssembly give the same bits; tests/unit/math_fast_float_test.cc
@@ -67,6 +67,16 @@ inline V exp_in_float_lanes(V x) {
   const I k1 = k >> 1;
   const V v = (p.er * pow2<V, I>(k1)) * pow2<V, I>(k - k1);
   return x != x ? x + x : v;  // NaN stays NaN (the clamp would lose it)
+}
+
+// Default mode's sigmoid from the exp above: with e = e^-|x| (never overflows),
+// 1 / (1 + e) for x >= 0 and e / (1 + e) for x < 0, where 1 / (1 + e^-x) would lose the
+// subnormal results below x = -87 to an infinite e^-x.
+template <class V, class I>
+inline V sigmoid_in_float_lanes(V x) {
+  const V e = exp_in_float_lanes<V, I>(x < 0.0f ? x : -x);
+  const V v = (x < 0.0f ? e : 1.0f - V{}) / (1.0f + e);
+  return x != x ? x + x : v;
 }
 
 }  // namespace

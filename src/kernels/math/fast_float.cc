@@ -59,33 +59,39 @@ void erf_f32_n__scalar(const float*, float*, int64_t);
 void sigmoid_f32_n__scalar(const float*, float*, int64_t);
 void erf_in_float_n__scalar(const float*, float*, int64_t);
 void exp_in_float_n__scalar(const float*, float*, int64_t);
+void sigmoid_in_float_n__scalar(const float*, float*, int64_t);
 #ifdef TWINRT_X86
 void exp_f32_n__avx2(const float*, float*, int64_t);
 void erf_f32_n__avx2(const float*, float*, int64_t);
 void sigmoid_f32_n__avx2(const float*, float*, int64_t);
 void erf_in_float_n__avx2(const float*, float*, int64_t);
 void exp_in_float_n__avx2(const float*, float*, int64_t);
+void sigmoid_in_float_n__avx2(const float*, float*, int64_t);
 void exp_f32_n__avx512(const float*, float*, int64_t);
 void erf_f32_n__avx512(const float*, float*, int64_t);
 void sigmoid_f32_n__avx512(const float*, float*, int64_t);
 void erf_in_float_n__avx512(const float*, float*, int64_t);
 void exp_in_float_n__avx512(const float*, float*, int64_t);
+void sigmoid_in_float_n__avx512(const float*, float*, int64_t);
 #endif
 
 namespace {
 
 struct TierArrays {
-  F32ArrayFn exp, erf, sigmoid, erf_in_float, exp_in_float;
+  F32ArrayFn exp, erf, sigmoid, erf_in_float, exp_in_float, sigmoid_in_float;
 };
 
 TierArrays tier_arrays(Isa isa) {
 #ifdef TWINRT_X86
-  if (isa == Isa::kAvx512) return {exp_f32_n__avx512, erf_f32_n__avx512, sigmoid_f32_n__avx512, erf_in_float_n__avx512, exp_in_float_n__avx512};
-  if (isa == Isa::kAvx2) return {exp_f32_n__avx2, erf_f32_n__avx2, sigmoid_f32_n__avx2, erf_in_float_n__avx2, exp_in_float_n__avx2};
+  if (isa == Isa::kAvx512) return {exp_f32_n__avx512, erf_f32_n__avx512, sigmoid_f32_n__avx512, erf_in_float_n__avx512, exp_in_float_n__avx512,
+            sigmoid_in_float_n__avx512};
+  if (isa == Isa::kAvx2) return {exp_f32_n__avx2, erf_f32_n__avx2, sigmoid_f32_n__avx2, erf_in_float_n__avx2, exp_in_float_n__avx2,
+            sigmoid_in_float_n__avx2};
 #else
   (void)isa;
 #endif
-  return {exp_f32_n__scalar, erf_f32_n__scalar, sigmoid_f32_n__scalar, erf_in_float_n__scalar, exp_in_float_n__scalar};
+  return {exp_f32_n__scalar, erf_f32_n__scalar, sigmoid_f32_n__scalar, erf_in_float_n__scalar, exp_in_float_n__scalar,
+            sigmoid_in_float_n__scalar};
 }
 
 }  // namespace
@@ -95,6 +101,7 @@ F32ArrayFn erf_f32_n_kernel(Isa isa) { return tier_arrays(isa).erf; }
 F32ArrayFn sigmoid_f32_n_kernel(Isa isa) { return tier_arrays(isa).sigmoid; }
 F32ArrayFn erf_in_float_n_kernel(Isa isa) { return tier_arrays(isa).erf_in_float; }
 F32ArrayFn exp_in_float_n_kernel(Isa isa) { return tier_arrays(isa).exp_in_float; }
+F32ArrayFn sigmoid_in_float_n_kernel(Isa isa) { return tier_arrays(isa).sigmoid_in_float; }
 
 float erf_in_float(float x) {
   float y;
@@ -105,6 +112,12 @@ float erf_in_float(float x) {
 float exp_in_float(float x) {
   float y;
   exp_in_float_n__scalar(&x, &y, 1);
+  return y;
+}
+
+float sigmoid_in_float(float x) {
+  float y;
+  sigmoid_in_float_n__scalar(&x, &y, 1);
   return y;
 }
 
@@ -119,4 +132,5 @@ float exp_in_float(float x) {
 #define TWINRT_SIGMOID_FN sigmoid_f32_n__scalar
 #define TWINRT_ERF_IN_FLOAT_FN erf_in_float_n__scalar
 #define TWINRT_EXP_IN_FLOAT_FN exp_in_float_n__scalar
+#define TWINRT_SIGMOID_IN_FLOAT_FN sigmoid_in_float_n__scalar
 #include "kernels/math/fast_float_lanes.inc"

@@ -21,8 +21,10 @@ float erf_in_float(float x);
 // Default mode's exp (exp_float.h): float arithmetic, the same bits on every target;
 // exp_f32 stays exact mode's.
 float exp_in_float(float x);
-// 1 / (1 + e^-x), with e^-x as in exp_f32 but not rounded to float: the fast modes' Sigmoid.
+// 1 / (1 + e^-x), with e^-x as in exp_f32 but not rounded to float: exact mode's Sigmoid.
 float sigmoid_f32(float x);
+// Default mode's sigmoid (exp_float.h): float arithmetic, the same bits on every target.
+float sigmoid_in_float(float x);
 // y[i] = exp_f32(x[i]) / erf_f32(x[i]) / sigmoid_f32(x[i]) for i < n, bit for bit, several elements at a time
 // (x and y may be the same array), with the vectors of tier `isa` (never kAuto).
 using F32ArrayFn = void (*)(const float* x, float* y, int64_t n);
@@ -31,5 +33,6 @@ F32ArrayFn erf_f32_n_kernel(Isa isa);
 F32ArrayFn sigmoid_f32_n_kernel(Isa isa);
 F32ArrayFn erf_in_float_n_kernel(Isa isa);
 F32ArrayFn exp_in_float_n_kernel(Isa isa);
+F32ArrayFn sigmoid_in_float_n_kernel(Isa isa);
 
 }  // namespace twinrt::math

@@ -26,9 +26,9 @@ double softsign(double x) {
   return x / (1.0 + std::fabs(x));
 }
 
-using ExpOp = FastFloatFunctionOp<math::exp, math::exp_f32, math::exp_in_float>;
-using ErfOp = FastFloatFunctionOp<math::erf, math::erf_f32, math::erf_in_float>;
-using SigmoidOp = FastFloatFunctionOp<activation::sigmoid, math::sigmoid_f32>;
+using ExpOp = FastFloatFunctionOp<math::exp, math::exp_f32_n_kernel, math::exp_in_float_n_kernel>;
+using ErfOp = FastFloatFunctionOp<math::erf, math::erf_f32_n_kernel, math::erf_in_float_n_kernel>;
+using SigmoidOp = FastFloatFunctionOp<activation::sigmoid, math::sigmoid_f32_n_kernel, math::sigmoid_in_float_n_kernel>;
 
 }  // namespace
 

@@ -8,7 +8,8 @@
 //     template <class T> auto apply(T x) const;     // one element
 //   };
 //
-// and registers `create_unary<XOp>`. Attributes that only older opsets carry
+// and registers `create_unary<XOp>`. A policy with a member `math::F32ArrayFn array` that
+// is set has float32 tensors mapped through it a chunk at a time. Attributes that only older opsets carry
 // (consumed_inputs before opset 6) are ignored.
 #pragma once
 
@@ -18,6 +19,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "kernels/math/fast_float.h"
 #include "ops/binary/numeric.h"
 #include "ops/common/dispatch.h"
 #include "ops/op.h"
@@ -32,11 +34,12 @@ T through_double(T x, F f) {
   return store<T>(static_cast<compute_t<T>>(f(static_cast<double>(load(x)))));
 }
 
+inline constexpr int64_t kMapGrain = 1 << 14;
+
 // out[i] = f(in[i]) over contiguous chunks; each element is written by exactly one call.
 template <class In, class Out, class F>
 void map_elements(ThreadPool& pool, const In* in, Out* out, int64_t n, F f) {
-  constexpr int64_t kGrain = 1 << 14;
-  pool.parallel_for(n, kGrain, [&](int64_t begin, int64_t end) {
+  pool.parallel_for(n, kMapGrain, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) out[i] = f(in[i]);
   });
 }
@@ -61,6 +64,16 @@ class UnaryKernel final : public OpKernel {
       using T = std::remove_pointer_t<decltype(tag)>;
       using Out = std::conditional_t<Op::kBoolOutput, bool, T>;
       ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, dtype_of<Out>(), x->shape()));
+      if constexpr (std::is_same_v<T, float> && requires { op_.array; }) {
+        if (op_.array) {  // whole vectors; the array function gives every element the same bits
+          const float* in = x->data<float>();
+          float* out = y->data<float>();
+          ctx.pool().parallel_for(x->numel(), kMapGrain, [&](int64_t begin, int64_t end) {
+            op_.array(in + begin, out + begin, end - begin);
+          });
+          return Status::ok();
+        }
+      }
       map_elements(ctx.pool(), x->data<T>(), y->data<Out>(), x->numel(),
                    [this](T v) -> Out { return op_.apply(v); });
       return Status::ok();
@@ -102,21 +115,28 @@ struct DoubleFunction {
 template <double (*F)(double)>
 using FloatFunctionOp = StatelessUnaryOp<kFloats, DoubleFunction<F>>;
 
-// The same with float versions (kernels/math/fast_float.h) for float and half elements:
-// Exact in exact mode, Default in default mode; reference mode and double elements keep F.
-template <double (*F)(double), float (*Exact)(float), float (*Default)(float) = Exact>
+// The same with the array functions of kernels/math/fast_float.h for float and half
+// elements: Exact's in exact mode, Default's in default mode, for the session's ISA tier
+// (float32 tensors go through them a chunk at a time); reference mode and double elements
+// keep F.
+template <double (*F)(double), math::F32ArrayFn (*Exact)(Isa), math::F32ArrayFn (*Default)(Isa) = Exact>
 struct FastFloatFunctionOp {
   static constexpr unsigned kTypes = kFloats;
   static constexpr bool kBoolOutput = false;
-  float (*fast)(float) = nullptr;
+  math::F32ArrayFn array = nullptr;
   static Result<FastFloatFunctionOp> parse(const KernelInit& init) {
     if (init.mode == Mode::kReference) return FastFloatFunctionOp{};
-    return FastFloatFunctionOp{init.mode == Mode::kDefault ? Default : Exact};
+    return FastFloatFunctionOp{(init.mode == Mode::kDefault ? Default : Exact)(init.isa)};
   }
   template <class T>
   T apply(T x) const {
-    if constexpr (std::is_same_v<compute_t<T>, float>)
-      if (fast) return store<T>(fast(load(x)));
+    if constexpr (std::is_same_v<compute_t<T>, float>) {
+      if (array) {
+        float v = load(x);
+        array(&v, &v, 1);
+        return store<T>(v);
+      }
+    }
     return through_double(x, F);
   }
 };
