@@ -63,6 +63,7 @@ class MatMulKernel final : public OpKernel {
       return invalid_argument(std::string("MatMul inputs must have one type, got ") + dtype_name(a->dtype()) +
                               " and " + dtype_name(b->dtype()));
     ASSIGN_OR_RETURN(nn::MatMulLayout layout, nn::matmul_layout(a->shape(), b->shape(), perms_));
+    nn::merge_batches_sharing_b(layout);
     MatMulFusion fused{nullptr, nullptr, clamp_};
     // The passes fuse a bias or residual only with a constant float32 B (then A is float32
     // too), and a scale only from a float32 Mul or Div; a feed or a model that gives

@@ -116,6 +116,26 @@ Result<MatMulLayout> matmul_layout(const std::vector<int64_t>& a_stored, const s
   return l;
 }
 
+void merge_batches_sharing_b(MatMulLayout& l) {
+  const size_t batches = l.a_offsets.size();
+  if (batches < 2) return;
+  // A one-row matrix has no row stride of its own: the batches' step becomes it.
+  const int64_t a_rs = l.m == 1 ? l.a_offsets[1] - l.a_offsets[0] : l.a_row_stride;
+  const int64_t c_rs = l.m == 1 ? l.c_offsets[1] - l.c_offsets[0] : l.c_row_stride;
+  for (size_t i = 1; i < batches; ++i) {
+    const auto rows = static_cast<int64_t>(i) * l.m;
+    if (l.b_offsets[i] != l.b_offsets[0] || l.a_offsets[i] != l.a_offsets[0] + rows * a_rs ||
+        l.c_offsets[i] != l.c_offsets[0] + rows * c_rs)
+      return;
+  }
+  l.a_row_stride = a_rs;
+  l.c_row_stride = c_rs;
+  l.m *= static_cast<int64_t>(batches);
+  l.a_offsets.resize(1);
+  l.b_offsets.resize(1);
+  l.c_offsets.resize(1);
+}
+
 std::optional<ir::Shape> matmul_shape(const ir::Shape* a_stored, const ir::Shape* b_stored, const MatMulPerms& perms) {
   if (!a_stored || !b_stored || a_stored->empty() || b_stored->empty()) return std::nullopt;
   if ((!perms.a.empty() && perms.a.size() != a_stored->size()) || (!perms.b.empty() && perms.b.size() != b_stored->size()))

@@ -33,6 +33,13 @@ struct MatMulLayout {
 Result<MatMulLayout> matmul_layout(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
                                    const MatMulPerms& perms = {});
 
+// Batches that share one B and whose rows of A and of C continue evenly from one batch to
+// the next become one product with batches * m rows, so that B is read (or its packed
+// panels streamed) once, not once per batch: ViT's attention projections read [197, 1, 768]
+// against one [768, 2304] B as 197 one-row products. Every output is still the same dot
+// product. Not for products with per-row parameters of A (MatMulInteger's zero points).
+void merge_batches_sharing_b(MatMulLayout& layout);
+
 // The output shape from symbolic input shapes, when both ranks are known.
 std::optional<ir::Shape> matmul_shape(const ir::Shape* a, const ir::Shape* b, const MatMulPerms& perms = {});
 
