@@ -4,7 +4,8 @@
 // every Conv), and each link otherwise streams the whole tensor through memory.
 //
 // A group is a connected set of such nodes whose inner values nothing else reads, with
-// one output. Bit-preserving: each step computes what its own kernel computes.
+// one output; a single unary node (an activation) is a group too. Bit-preserving: each
+// step computes what its own kernel computes.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -114,7 +115,10 @@ int fuse_elementwise(ir::Model& model) {
   std::vector<bool> removed(g.nodes.size(), false);
   int fused = 0;
   for (const auto& [root, members] : groups) {
-    if (members.size() < 2) continue;
+    // A lone node is worth a group when it is unary (an activation): the group's steps are
+    // vectorized where the op's own kernel maps elements one by one, and a Conv can absorb
+    // the group (fold_elementwise_into_conv). A lone Add or Mul runs as fast on its own.
+    if (members.size() < 2 && !(members.size() == 1 && cand[members[0]]->data.size() == 1)) continue;
     const size_t last = members.back();
     // One output: every other member's value is read inside the group only.
     if (!std::all_of(members.begin(), members.end() - 1, [&](size_t m) { return inner(g.nodes[m].outputs[0]); }))

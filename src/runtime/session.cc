@@ -9,6 +9,7 @@
 #include "runtime/execute.h"
 #include "runtime/feed_check.h"
 #include "runtime/session_impl.h"
+#include "runtime/model_checks.h"
 #include "runtime/size_checks.h"
 
 namespace twinrt {
@@ -106,6 +107,11 @@ Result<std::unique_ptr<SessionImpl>> SessionImpl::create(ir::Model model, const 
   s->options_ = options;
   s->limits_ = current_limits();
   TRY(inline_functions(s->model_));
+  // The checks of a node's own form run before the passes merge nodes, so that their errors
+  // name the model's nodes (and a fused node cannot keep one value of an attribute given
+  // twice); compiling repeats them for nested graphs.
+  TRY(check_graph_names(*s->model_.graph));
+  for (const ir::Node& n : s->model_.graph->nodes) TRY(check_duplicate_attributes(n));
   passes::optimize(s->model_, options.optimization, options.mode);
   CompileOptions copts{options.mode, options.dim_overrides, options.isa, options.lenient, &s->warnings_};
   copts.release_kept_constants = owns_model_bytes;
