@@ -34,6 +34,9 @@ float expected(const F32StepParams& s, float a, float b) {
     case Kind::kHardSigmoid: return static_cast<float>(activation::hard_sigmoid(x, s.alpha, s.beta));
     case Kind::kHardSwish: return static_cast<float>(activation::hard_swish(x));
     case Kind::kLeakyRelu: return static_cast<float>(activation::leaky_relu(x, s.alpha));
+    case Kind::kHardSigmoidInFloat:
+      return activation::hard_sigmoid_in_float(a, static_cast<float>(s.alpha), static_cast<float>(s.beta));
+    case Kind::kHardSwishInFloat: return activation::hard_swish_in_float(a);
     default: ADD_FAILURE() << "not a vectorized kind"; return 0;
   }
 }
@@ -53,12 +56,13 @@ bool same_bits(float a, float b) {
 
 std::vector<F32StepParams> steps() {
   std::vector<F32StepParams> out;
-  for (Kind k : {Kind::kAdd, Kind::kSub, Kind::kMul, Kind::kDiv, Kind::kRelu, Kind::kHardSwish})
+  for (Kind k : {Kind::kAdd, Kind::kSub, Kind::kMul, Kind::kDiv, Kind::kRelu, Kind::kHardSwish, Kind::kHardSwishInFloat})
     out.push_back({k});
   out.push_back({Kind::kClip, 0.0f, 6.0f});
   out.push_back({Kind::kClip, -std::numeric_limits<float>::infinity(), 1.5f});
   out.push_back({Kind::kHardSigmoid, 0, 0, static_cast<double>(0.2f), 0.5});
   out.push_back({Kind::kHardSigmoid, 0, 0, static_cast<double>(1.0f / 6), 0.5});
+  out.push_back({Kind::kHardSigmoidInFloat, 0, 0, static_cast<double>(0.2f), 0.5});
   out.push_back({Kind::kLeakyRelu, 0, 0, static_cast<double>(0.01f)});
   return out;
 }

@@ -13,6 +13,7 @@ namespace twinrt::kernels {
 enum class F32StepKind {
   // Vectorized per tier (f32_step_kernel):
   kAdd, kSub, kMul, kDiv, kClip, kRelu, kHardSigmoid, kHardSwish, kLeakyRelu,
+  kHardSigmoidInFloat, kHardSwishInFloat,  // default mode's float formulas (activation_math.h)
   // Runs of the steps above with constant operands, in one pass (the same float operations
   // in the same order, so the same bits as the steps one by one):
   kMulAdd,          // a * alpha + beta (two roundings)

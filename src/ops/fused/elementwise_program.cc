@@ -68,7 +68,8 @@ Result<ElementwiseProgram> ElementwiseProgram::parse(const std::vector<ir::Eleme
   p.num_inputs_ = num_inputs;
   p.fast_math_ = mode != Mode::kReference;
   p.vector_step_ = kernels::f32_step_kernel(isa);
-  // Default mode takes the float-arithmetic exp, erf and sigmoid (docs/numerics.md).
+  // Default mode takes the float-arithmetic exp, erf, sigmoid, HardSigmoid and HardSwish
+  // (docs/numerics.md).
   const bool in_float = mode == Mode::kDefault;
   p.exp_n_ = in_float ? math::exp_in_float_n_kernel(isa) : math::exp_f32_n_kernel(isa);
   p.erf_n_ = in_float ? math::erf_in_float_n_kernel(isa) : math::erf_f32_n_kernel(isa);
@@ -76,6 +77,8 @@ Result<ElementwiseProgram> ElementwiseProgram::parse(const std::vector<ir::Eleme
   for (size_t s = 0; s < steps.size(); ++s) {
     ASSIGN_OR_RETURN(Step step, parse_step(steps[s], num_inputs + s));
     step.out = static_cast<int>(num_inputs + s);
+    if (in_float && step.params.kind == StepKind::kHardSigmoid) step.params.kind = StepKind::kHardSigmoidInFloat;
+    if (in_float && step.params.kind == StepKind::kHardSwish) step.params.kind = StepKind::kHardSwishInFloat;
     p.originals_.push_back(step);
   }
   p.fuse_runs();

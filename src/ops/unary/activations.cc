@@ -1,6 +1,7 @@
 // Activation functions: Relu, LeakyRelu, ThresholdedRelu, Elu, Selu, Celu, HardSigmoid,
 // HardSwish and Shrink. Computed in double (attributes are float32 values, widened
-// exactly) and rounded once; NaN inputs give NaN.
+// exactly) and rounded once; NaN inputs give NaN. Default mode computes HardSigmoid and
+// HardSwish in float (activation_math.h).
 #include <cmath>
 #include <type_traits>
 
@@ -93,20 +94,42 @@ struct CeluOp : FloatActivation<CeluOp> {
   }
 };
 
-struct HardSigmoidOp : FloatActivation<HardSigmoidOp> {
+// The double formula of the activation `Derived::f`, or in default mode for float and half
+// elements `Derived::in_float` (activation_math.h).
+template <class Derived>
+struct FloatActivationInFloat : FloatActivation<Derived> {
+  bool in_float = false;
+  template <class T>
+  T apply(T x) const {
+    if constexpr (std::is_same_v<compute_t<T>, float>)
+      if (in_float) return store<T>(static_cast<const Derived*>(this)->in_float_f(load(x)));
+    return FloatActivation<Derived>::apply(x);
+  }
+};
+
+struct HardSigmoidOp : FloatActivationInFloat<HardSigmoidOp> {
   double alpha = 0.2, beta = 0.5;
   static Result<HardSigmoidOp> parse(const KernelInit& init) {
     HardSigmoidOp op;
+    op.in_float = init.mode == Mode::kDefault;
     ASSIGN_OR_RETURN(op.alpha, float_attr(init, "alpha", 0.2f));
     ASSIGN_OR_RETURN(op.beta, float_attr(init, "beta", 0.5f));
     return op;
   }
   double f(double x) const { return activation::hard_sigmoid(x, alpha, beta); }
+  float in_float_f(float x) const {
+    return activation::hard_sigmoid_in_float(x, static_cast<float>(alpha), static_cast<float>(beta));
+  }
 };
 
-struct HardSwishOp : FloatActivation<HardSwishOp> {
-  static Result<HardSwishOp> parse(const KernelInit&) { return HardSwishOp{}; }
+struct HardSwishOp : FloatActivationInFloat<HardSwishOp> {
+  static Result<HardSwishOp> parse(const KernelInit& init) {
+    HardSwishOp op;
+    op.in_float = init.mode == Mode::kDefault;
+    return op;
+  }
   double f(double x) const { return activation::hard_swish(x); }
+  float in_float_f(float x) const { return activation::hard_swish_in_float(x); }
 };
 
 // x + bias below -lambd, x - bias above lambd, 0 between; for every numeric type.
