@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""Exports torchvision ResNet-50 and MobileNetV2 to ONNX (opset 17) with seeded random weights.
+"""Exports torchvision classifiers to ONNX (opset 17) with seeded random weights.
 
-Usage: export_torchvision.py OUT_DIR. Needs Debian's python3-torch and python3-torchvision.
+Usage: export_torchvision.py OUT_DIR [NAME...]. NAME is a torchvision.models constructor
+(squeezenet1_1, efficientnet_b0, vit_b_16, ...); without names, resnet50 and mobilenet_v2,
+the two models the tests use. Needs Debian's python3-torch and python3-torchvision.
 """
 import os
 import sys
@@ -38,12 +40,17 @@ def export(name, model, out_dir):
 
 
 def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: export_torchvision.py OUT_DIR [NAME...]")
     out_dir = sys.argv[1]
+    names = sys.argv[2:] or ["resnet50", "mobilenet_v2"]
+    unknown = [n for n in names if not callable(getattr(torchvision.models, n, None))]
+    if unknown:
+        sys.exit("export_torchvision.py: not a torchvision model: " + ", ".join(unknown))
     os.makedirs(out_dir, exist_ok=True)
-    torch.manual_seed(0)
-    export("resnet50", torchvision.models.resnet50(weights=None), out_dir)
-    torch.manual_seed(0)
-    export("mobilenet_v2", torchvision.models.mobilenet_v2(weights=None), out_dir)
+    for name in names:
+        torch.manual_seed(0)
+        export(name, getattr(torchvision.models, name)(weights=None), out_dir)
 
 
 if __name__ == "__main__":
