@@ -44,6 +44,13 @@ void map_elements(ThreadPool& pool, const In* in, Out* out, int64_t n, F f) {
   });
 }
 
+// A policy's whole-array function for float32 (its member `math::F32ArrayFn array`), or null.
+template <class Op>
+math::F32ArrayFn array_function(const Op& op) {
+  if constexpr (requires { op.array; }) return op.array;
+  else return nullptr;
+}
+
 template <class Op>
 class UnaryKernel final : public OpKernel {
  public:
@@ -64,12 +71,12 @@ class UnaryKernel final : public OpKernel {
       using T = std::remove_pointer_t<decltype(tag)>;
       using Out = std::conditional_t<Op::kBoolOutput, bool, T>;
       ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, dtype_of<Out>(), x->shape()));
-      if constexpr (std::is_same_v<T, float> && requires { op_.array; }) {
-        if (op_.array) {  // whole vectors; the array function gives every element the same bits
+      if constexpr (std::is_same_v<T, float>) {
+        if (const math::F32ArrayFn array = array_function(op_)) {  // every element gets the same bits
           const float* in = x->data<float>();
           float* out = y->data<float>();
           ctx.pool().parallel_for(x->numel(), kMapGrain, [&](int64_t begin, int64_t end) {
-            op_.array(in + begin, out + begin, end - begin);
+            array(in + begin, out + begin, end - begin);
           });
           return Status::ok();
         }
