@@ -4,8 +4,8 @@
 // every Conv), and each link otherwise streams the whole tensor through memory.
 //
 // A group is a connected set of such nodes whose inner values nothing else reads, with
-// one output; a single unary node (an activation) is a group too. Bit-preserving: each
-// step computes what its own kernel computes.
+// one output; a single unary node (an activation) after a Conv is a group too, for the
+// Conv to absorb. Bit-preserving: each step computes what its own kernel computes.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -102,6 +102,12 @@ int fuse_elementwise(ir::Model& model) {
     auto r = uses.readers.find(v);
     return !uses.pinned.count(v) && r != uses.readers.end() && r->second == data_reads[v];
   };
+  const std::map<std::string, size_t> writers = value_producers(g);
+  const auto follows_conv = [&](size_t m) {
+    if (cand[m]->data.size() != 1) return false;
+    auto w = writers.find(cand[m]->data[0]);
+    return w != writers.end() && is_op(g.nodes[w->second], "Conv");
+  };
   DisjointSets sets(g.nodes.size());
   for (size_t i = 0; i < g.nodes.size(); ++i)
     if (cand[i])
@@ -115,10 +121,9 @@ int fuse_elementwise(ir::Model& model) {
   std::vector<bool> removed(g.nodes.size(), false);
   int fused = 0;
   for (const auto& [root, members] : groups) {
-    // A lone node is worth a group when it is unary (an activation): the group's steps are
-    // vectorized where the op's own kernel maps elements one by one, and a Conv can absorb
-    // the group (fold_elementwise_into_conv). A lone Add or Mul runs as fast on its own.
-    if (members.size() < 2 && !(members.size() == 1 && cand[members[0]]->data.size() == 1)) continue;
+    // A lone unary node (an activation) right after a Conv is a group too, which the Conv
+    // then absorbs (fold_elementwise_into_conv): MobileNetV3's HardSwish after each Conv.
+    if (members.size() < 2 && !(members.size() == 1 && follows_conv(members[0]))) continue;
     const size_t last = members.back();
     // One output: every other member's value is read inside the group only.
     if (!std::all_of(members.begin(), members.end() - 1, [&](size_t m) { return inner(g.nodes[m].outputs[0]); }))

@@ -30,9 +30,11 @@ const twoOutputs = makeModel({
 });
 
 // e = Expand(x, shape); y = e + e; z = y + e: three live tensors of the requested size.
+// y is an output too, so that the two Adds stay apart (fused, they would hold two tensors
+// of the expanded size instead of three).
 const expandModel = makeModel({
   inputs: [{ name: 'x', type: 'float32', dims: [1] }, { name: 'shape', type: 'int64', dims: [1] }],
-  outputs: [{ name: 'z', type: 'float32', dims: ['n'] }],
+  outputs: [{ name: 'y', type: 'float32', dims: ['n'] }, { name: 'z', type: 'float32', dims: ['n'] }],
   nodes: [{ op: 'Expand', inputs: ['x', 'shape'], outputs: ['e'] }, { op: 'Add', inputs: ['e', 'e'], outputs: ['y'] },
     { op: 'Add', inputs: ['y', 'e'], outputs: ['z'] }],
 });
