@@ -197,6 +197,34 @@ TEST(PassesElementwise, IntegerChainsAreLeftAlone) {
   EXPECT_EQ(m.graph->nodes.size(), 2u);
 }
 
+// A graph that declares no intermediate types (as PyTorch exports): float32 flows from the
+// input through Conv, Reshape and Concat, so a SiLU (Sigmoid, then Mul by its input) after a
+// Conv folds into it, and one after a Reshape becomes a group; an int64 input's Reshape
+// carries int64, and its Sigmoid-free chain stays apart.
+TEST(PassesElementwise, TypesCarryThroughUndeclaredValues) {
+  ir::Graph g = graph({node("Conv", {"x", "w"}, {"c"}), node("Sigmoid", {"c"}, {"s"}), node("Mul", {"c", "s"}, {"silu"}),
+                       node("Reshape", {"silu", "shape"}, {"r"}), node("Sigmoid", {"r"}, {"rs"}),
+                       node("Mul", {"r", "rs"}, {"y"}), node("Reshape", {"i", "shape"}, {"ir"}),
+                       node("Add", {"ir", "one"}, {"ia"}), node("Mul", {"ia", "one"}, {"iy"})},
+                      {tensor_info("x", DataType::kFloat), tensor_info("i", DataType::kInt64)},
+                      {tensor_info("y", DataType::kFloat), tensor_info("iy", DataType::kInt64)});
+  add_initializer(g, "w", random_floats({4, 3, 1, 1}, 70, -1, 1));
+  add_initializer(g, "shape", make<int64_t>({2}, {4, -1}));
+  add_initializer(g, "one", make<int64_t>({}, {1}));
+  ir::Model m = model_of(g);
+  passes::optimize(m, OptimizationLevel::kBasic, Mode::kDefault);
+  std::vector<std::string> kinds;
+  for (const ir::Node& n : m.graph->nodes) kinds.push_back(n.op_type + "/" + std::to_string(n.elementwise_steps.size()));
+  EXPECT_EQ(kinds, (std::vector<std::string>{"Conv/2", "Reshape/0", "FusedElementwise/2", "Reshape/0", "Add/0", "Mul/0"}));
+  const Tensor x = random_floats({1, 3, 5, 5}, 71);
+  const Tensor i = make<int64_t>({1, 100}, std::vector<int64_t>(100, 2));
+  for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference}) {
+    const Tensor fused = run_model(model_of(g), mode, OptimizationLevel::kAll, {{"x", x}, {"i", i}});
+    const Tensor separate = run_model(model_of(g), mode, OptimizationLevel::kNone, {{"x", x}, {"i", i}});
+    EXPECT_TRUE(same_bits(fused, separate)) << mode_name(mode);
+  }
+}
+
 TEST(PassesElementwise, NothingChangesWithoutOptimization) {
   ir::Model m = affine_hardswish(5);
   passes::optimize(m, OptimizationLevel::kNone, Mode::kDefault);
