@@ -225,7 +225,8 @@ TEST(NnConv, Im2colProductsKeepTheSumContract) {
   for (const WindowCase& c : cases) expect_sum_contract(c);
 }
 
-// Default mode runs 3x3 stride-1 convolutions with constant weights and >= 16 channels by
+// Default mode runs 3x3 stride-1 convolutions with constant weights, >= 32 input and >= 16
+// output channels by
 // Winograd F(2x2, 3x3) or F(4x4, 3x3) (ops/nn/conv_winograd.h): not the direct sum's bits,
 // but within a few roundings of it (F(2x2) under 1e-5 of the largest output here, F(4x4)
 // 2.5e-5; every case passes with either tile forced, blocks as rows or columns). Odd output sizes (partial blocks), asymmetric and wide padding, batches,
@@ -235,12 +236,12 @@ TEST(NnConv, Im2colProductsKeepTheSumContract) {
 TEST(NnConv, WinogradMatchesDirectConvolution) {
   struct Case { std::vector<int64_t> xs, ws, pads; };
   const Case cases[] = {
-      {{2, 16, 23, 19}, {24, 16, 3, 3}, {1, 1, 1, 1}},
-      {{1, 20, 96, 40}, {17, 20, 3, 3}, {0, 1, 2, 1}},
+      {{2, 32, 23, 19}, {24, 32, 3, 3}, {1, 1, 1, 1}},
+      {{1, 36, 96, 40}, {17, 36, 3, 3}, {0, 1, 2, 1}},
       {{1, 32, 6, 5}, {16, 32, 3, 3}, {2, 2, 2, 2}},
-      {{2, 16, 80, 64}, {16, 16, 3, 3}, {1, 1, 1, 1}},  // F(4x4), 2 x 2 bands: whole bands per thread
-      {{2, 24, 7, 7}, {40, 24, 3, 3}, {1, 1, 1, 1}},  // 16 blocks: the blocks as the products' rows
-      {{1, 16, 5, 6}, {33, 16, 3, 3}, {0, 1, 1, 0}},  // 6 blocks, 33 channels: partial panels both ways
+      {{2, 32, 80, 64}, {16, 32, 3, 3}, {1, 1, 1, 1}},  // F(4x4), 2 x 2 bands: whole bands per thread
+      {{2, 40, 7, 7}, {40, 40, 3, 3}, {1, 1, 1, 1}},  // 16 blocks: the blocks as the products' rows
+      {{1, 33, 5, 6}, {33, 33, 3, 3}, {0, 1, 1, 0}},  // 6 blocks, 33 channels: partial panels both ways
   };
   for (const Case& c : cases) {
     int64_t xn = 1, wn = 1;

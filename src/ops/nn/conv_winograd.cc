@@ -13,8 +13,11 @@ namespace twinrt::nn {
 namespace {
 
 // Below this many input or output channels the transforms cost more than the multiplies
-// they save.
-constexpr int64_t kMinChannels = 16;
+// they save. The input channels are the depth of every transformed product: at 16 the
+// direct product (depth 144) ran SqueezeNet's 16 -> 64 layer at 55 x 55 in 0.35 ms against
+// Winograd's 0.60, a 16 -> 16 one at 160 x 160 in 0.64 against 0.95 (1 thread, AVX-512).
+constexpr int64_t kMinInChannels = 32;
+constexpr int64_t kMinOutChannels = 16;
 // Transformed input and products of a band of block rows, where U is small (see band_rows_for).
 constexpr int64_t kBandBytes = 1 << 20;
 // What reading one transformed weight from memory costs, in multiply-adds: 4 bytes at
@@ -91,7 +94,7 @@ Result<WinogradWeights> pack_winograd_weights(const Tensor* w, const WindowAttrs
     return std::all_of(values.begin(), values.end(), [](int64_t v) { return v == 1; });
   };
   if (!w || init.mode != Mode::kDefault || !init.value_changing_kernels || group != 1 || w->dtype() != DataType::kFloat || w->rank() != 4 ||
-      w->dim(2) != 3 || w->dim(3) != 3 || w->dim(0) < kMinChannels || w->dim(1) < kMinChannels ||
+      w->dim(2) != 3 || w->dim(3) != 3 || w->dim(0) < kMinOutChannels || w->dim(1) < kMinInChannels ||
       !all_ones(attrs.strides) || !all_ones(attrs.dilations))
     return WinogradWeights{};
   const int64_t out = w->dim(0), in = w->dim(1);
