@@ -8,8 +8,8 @@
 #include "passes/passes.h"
 #include "runtime/execute.h"
 #include "runtime/feed_check.h"
-#include "runtime/session_impl.h"
 #include "runtime/model_checks.h"
+#include "runtime/session_impl.h"
 #include "runtime/size_checks.h"
 
 namespace twinrt {

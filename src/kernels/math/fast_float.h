@@ -25,8 +25,8 @@ float exp_in_float(float x);
 float sigmoid_f32(float x);
 // Default mode's sigmoid (exp_float.h): float arithmetic, the same bits on every target.
 float sigmoid_in_float(float x);
-// y[i] = exp_f32(x[i]) / erf_f32(x[i]) / sigmoid_f32(x[i]) for i < n, bit for bit, several elements at a time
-// (x and y may be the same array), with the vectors of tier `isa` (never kAuto).
+// y[i] = f(x[i]) for i < n, bit for bit with the scalar function f above, several elements at
+// a time (x and y may be the same array), with the vectors of tier `isa` (never kAuto).
 using F32ArrayFn = void (*)(const float* x, float* y, int64_t n);
 F32ArrayFn exp_f32_n_kernel(Isa isa);
 F32ArrayFn erf_f32_n_kernel(Isa isa);

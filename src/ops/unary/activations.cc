@@ -95,7 +95,7 @@ struct CeluOp : FloatActivation<CeluOp> {
 };
 
 // The double formula of the activation `Derived::f`, or in default mode for float and half
-// elements `Derived::in_float` (activation_math.h).
+// elements its float formula `Derived::in_float_f` (activation_math.h).
 template <class Derived>
 struct FloatActivationInFloat : FloatActivation<Derived> {
   bool in_float = false;
