@@ -1,5 +1,6 @@
-// Conv / Gemm / MatMul followed by Relu or Clip (constant bounds) -> one node whose
-// kernel clamps its output (kernels/gemm/f32_gemm.h's epilogue). Bit-preserving: the
+// Conv / Gemm / MatMul / BatchNormalization followed by Relu or Clip (constant bounds) ->
+// one node whose kernel clamps its output (kernels/gemm/f32_gemm.h's epilogue; the
+// normalization clamps each plane as it writes it: DenseNet's pre-activation BN + Relu). Bit-preserving: the
 // clamp is the same comparison sequence as the Relu and Clip kernels, applied to the
 // same rounded values.
 #include "passes/graph_uses.h"
@@ -10,7 +11,8 @@ namespace twinrt::passes {
 namespace {
 
 bool is_producer(const ir::Node& n) {
-  return n.domain.empty() && (n.op_type == "Conv" || n.op_type == "Gemm" || n.op_type == "MatMul") &&
+  return n.domain.empty() &&
+         (n.op_type == "Conv" || n.op_type == "Gemm" || n.op_type == "MatMul" || n.op_type == "BatchNormalization") &&
          !n.fused_clamp && n.outputs.size() == 1;
 }
 

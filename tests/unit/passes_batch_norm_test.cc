@@ -1,7 +1,9 @@
 // passes/fold_batch_norm.cc folds an inference BatchNormalization into the Conv before it
 // (default mode, optimization "all" only). The folded Conv must agree with the separate
 // nodes within float error, and the pass must leave alone what it cannot fold: a Conv
-// output read elsewhere, statistics a feed may replace, training mode.
+// output read elsewhere, statistics a feed may replace, training mode. A Relu or Clip after
+// a BatchNormalization that stays (DenseNet's pre-activation ones) folds into it with the
+// separate nodes' bits.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -81,6 +83,43 @@ TEST(PassesBatchNorm, LeavesAloneWhatItCannotFold) {
     ir::Model m = conv_bn(1, true);
     m.graph->initializers["var"] = random_floats({4}, 6, 0.1f, 3.0f);
     EXPECT_EQ(nodes_after(std::move(m), Mode::kDefault, OptimizationLevel::kAll), 2u);
+  }
+}
+
+// x [2, 8, 5, 7] -> BatchNormalization -> Relu, or Clip [-0.5, 0.75] -> y
+ir::Model bn_then(const char* activation) {
+  const bool clip = std::string(activation) == "Clip";
+  std::vector<std::string> act_inputs = {"n"};
+  if (clip) act_inputs.insert(act_inputs.end(), {"lo", "hi"});
+  ir::Graph g = graph({node("BatchNormalization", {"x", "scale", "bias", "mean", "var"}, {"n"}, {float_attr("epsilon", 1e-3f)}),
+                       node(activation, act_inputs, {"y"})},
+                      {tensor_info("x", DataType::kFloat)}, {tensor_info("y", DataType::kFloat)});
+  g.nodes[0].name = "bn";
+  g.nodes[1].name = "act";
+  add_initializer(g, "scale", random_floats({8}, 3, 0.5f, 2.0f));
+  add_initializer(g, "bias", random_floats({8}, 4, -1.0f, 1.0f));
+  add_initializer(g, "mean", random_floats({8}, 5, -1.0f, 1.0f));
+  add_initializer(g, "var", random_floats({8}, 6, 0.1f, 3.0f));
+  if (clip) {
+    add_initializer(g, "lo", control_testing::make<float>({}, {-0.5f}));
+    add_initializer(g, "hi", control_testing::make<float>({}, {0.75f}));
+  }
+  return model_of(std::move(g), 15);
+}
+
+TEST(PassesBatchNorm, ActivationAfterItFoldsInWithTheSeparateNodesBits) {
+  for (const char* activation : {"Relu", "Clip"}) {
+    ir::Model m = bn_then(activation);
+    passes::optimize(m, OptimizationLevel::kAll, Mode::kExact);
+    ASSERT_EQ(m.graph->nodes.size(), 1u) << activation;
+    EXPECT_TRUE(m.graph->nodes[0].fused_clamp.has_value());
+    EXPECT_EQ(m.graph->nodes[0].fused_from, std::vector<std::string>{"act"});
+    const Tensor x = random_floats({2, 8, 5, 7}, 7, -3.0f, 3.0f);
+    for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference}) {
+      const Tensor fused = run_model(bn_then(activation), mode, OptimizationLevel::kAll, {{"x", x}}, 2);
+      const Tensor separate = run_model(bn_then(activation), mode, OptimizationLevel::kNone, {{"x", x}});
+      EXPECT_TRUE(same_bits(fused, separate)) << activation << " " << mode_name(mode);
+    }
   }
 }
 

@@ -27,6 +27,17 @@ export function epilogueProblem(node, ins, outDims) {
   return null;
 }
 
+// WGSL statements that clamp `acc` as a Relu / Clip folded into the node does (none without one).
+export function clampLines(node) {
+  const clamp = node.fused.clamp;
+  if (!clamp) return [];
+  const [lo, hi] = clamp.map((v) => (v === null ? null : attrNumber(v)));
+  const lines = [];
+  if (lo !== null && Number.isFinite(lo)) lines.push(`  if (acc < ${f32(lo)}) { acc = ${f32(lo)}; }`);
+  if (hi !== null && Number.isFinite(hi)) lines.push(`  if (acc > ${f32(hi)}) { acc = ${f32(hi)}; }`);
+  return lines;
+}
+
 // WGSL statements that finish `acc` for output element `i` of `outDims`. Appends the
 // buffers they read to `inputs` (bound in that order after what is there); ctx.keep takes
 // the buffers made for this run.
@@ -35,12 +46,7 @@ export function epilogue(gpu, node, ins, outDims, inputs, ctx) {
   const names = bindOperands(gpu, extras, outDims, inputs, ctx.keep, 'e');
   const lines = extras.length ? [coords(outDims, 'i', 'e')] : [];
   if (node.fused.bias || node.fused.residual) for (const name of names) lines.push(`  acc = acc + ${name};`);
-  const clamp = node.fused.clamp;
-  if (clamp) {
-    const [lo, hi] = clamp.map((v) => (v === null ? null : attrNumber(v)));
-    if (lo !== null && Number.isFinite(lo)) lines.push(`  if (acc < ${f32(lo)}) { acc = ${f32(lo)}; }`);
-    if (hi !== null && Number.isFinite(hi)) lines.push(`  if (acc > ${f32(hi)}) { acc = ${f32(hi)}; }`);
-  }
+  lines.push(...clampLines(node));
   if (node.fused.elementwise) {
     const { code, result } = programCode(node.fused.elementwise, ['acc', ...names]);
     lines.push(code, `  acc = ${result};`);

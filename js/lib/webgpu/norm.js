@@ -1,7 +1,9 @@
 // Normalizations. LayerNormalization: one invocation per row finds the mean, then the
 // variance (two passes summed in index order, as the wasm kernel does), and writes the row.
 // BatchNormalization (inference): one invocation per element, with the per-channel factor
-// scale / sqrt(var + epsilon) computed on the CPU in double, as the wasm kernel does.
+// scale / sqrt(var + epsilon) computed on the CPU in double, as the wasm kernel does, then
+// the clamp of a Relu / Clip folded into it.
+import { clampLines } from './epilogue.js';
 import { broadcastIndex, broadcastShape, coords, f32, numel } from './wgsl.js';
 
 function rows(node, dims) {
@@ -85,8 +87,8 @@ const batchNorm = {
     }
     const buf = gpu.upload(params);
     ctx.keep.add(buf);
-    const body = `  let c = (i / ${inner}u) % ${C}u;
-  out[i] = (in0[i] - in1[${2 * C}u + c]) * in1[c] + in1[${C}u + c];`;
+    const body = [`  let c = (i / ${inner}u) % ${C}u;`, `  var acc = (in0[i] - in1[${2 * C}u + c]) * in1[c] + in1[${C}u + c];`,
+      ...clampLines(node), '  out[i] = acc;'].join('\n');
     return [{ dims, buffer: gpu.compute(body, [ins[0].buffer, buf], numel(dims)) }];
   },
 };

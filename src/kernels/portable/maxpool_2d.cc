@@ -36,8 +36,17 @@ int64_t maxpool_2d_ring_rows(int64_t kernel_rows) {
   return rows;
 }
 
+bool maxpool_2d_flat(const ImageWindow& w) {
+  constexpr int64_t kMaxFlatElements = 4096;  // row maxima of a plane: 16 KB of floats, in L1
+  const int64_t s_h = w.strides[0], s_w = w.strides[1];
+  return (s_h == 1 || s_h == 2) && (s_w == 1 || s_w == 2) && w.in[1] == s_w * w.out[1] &&
+         w.in[0] * w.out[1] <= kMaxFlatElements;
+}
+
 int64_t maxpool_2d_scratch_bytes(const ImageWindow& w, int element_bytes) {
-  return maxpool_2d_ring_rows(w.kernel[0]) * w.out[1] * element_bytes;
+  const int64_t ring = maxpool_2d_ring_rows(w.kernel[0]);
+  const int64_t rows = maxpool_2d_flat(w) && w.in[0] > ring ? w.in[0] : ring;
+  return rows * w.out[1] * element_bytes;
 }
 
 const MaxPool2dKernels& maxpool_2d_kernels(Isa isa) {

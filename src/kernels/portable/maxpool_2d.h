@@ -23,11 +23,16 @@ struct MaxPool2dKernels {
 };
 
 // The scratch a kernel below needs for `w`: the maxima of a window's input rows, per output
-// column, in elements of `element_bytes` bytes, in a ring of maxpool_2d_ring_rows rows.
+// column, in elements of `element_bytes` bytes, in a ring of maxpool_2d_ring_rows rows, or
+// of every input row where maxpool_2d_flat.
 int64_t maxpool_2d_scratch_bytes(const ImageWindow& w, int element_bytes);
 // The smallest power of two >= kernel_rows (not inline: the ISA tiers' objects call it, and
 // a copy of an inline function compiled with their flags could be the one linked).
 int64_t maxpool_2d_ring_rows(int64_t kernel_rows);
+// Whether the kernels may keep every input row's maxima and sweep along the whole plane:
+// strides of 1 or 2 whose output rows are exactly 1 / stride of the input rows' width, on a
+// small plane (not inline, as above).
+bool maxpool_2d_flat(const ImageWindow& w);
 
 // The kernels of `isa` (never kAuto).
 const MaxPool2dKernels& maxpool_2d_kernels(Isa isa);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ops/nn/compute_type.h"
+#include "ops/nn/fused_epilogue.h"
 #include "ops/op.h"
 #include "runtime/thread_pool.h"
 
@@ -14,6 +15,7 @@ struct BatchNormAttrs {
   double momentum = 0.9;
   bool training = false;
   bool spatial = true;  // false (opset < 9): one statistic per channel *and* position
+  std::optional<ir::FusedClamp> clamp;  // a Relu / Clip after it (passes/fuse_clamp_activation.cc)
 };
 
 class BatchNormKernel final : public OpKernel {
@@ -120,12 +122,13 @@ class BatchNormKernel final : public OpKernel {
           const Acc m = centre[static_cast<size_t>(c)], f = factor[static_cast<size_t>(c)];
           const Acc s = shift[static_cast<size_t>(c)];
           for (int64_t i = 0; i < inner; ++i) yp[i] = static_cast<C>((static_cast<Acc>(xp[i]) - m) * f + s);
-          continue;
+        } else {
+          for (int64_t i = 0; i < inner; ++i) {
+            const size_t j = static_cast<size_t>(c * inner + i);
+            yp[i] = static_cast<C>((static_cast<Acc>(xp[i]) - centre[j]) * factor[j] + shift[j]);
+          }
         }
-        for (int64_t i = 0; i < inner; ++i) {
-          const size_t j = static_cast<size_t>(c * inner + i);
-          yp[i] = static_cast<C>((static_cast<Acc>(xp[i]) - centre[j]) * factor[j] + shift[j]);
-        }
+        if (attrs_.clamp) nn::clamp_values(*attrs_.clamp, yp, inner);  // while the plane is in cache
       }
     });
   }
@@ -145,6 +148,7 @@ Result<std::unique_ptr<OpKernel>> create_batch_norm(const KernelInit& init) {
   ASSIGN_OR_RETURN(float momentum, init.attr_float("momentum", 0.9f));
   a.epsilon = epsilon;
   a.momentum = momentum;
+  a.clamp = init.node.fused_clamp;
   if (init.opset < 9) {
     ASSIGN_OR_RETURN(int64_t spatial, init.attr_int("spatial", 1));
     a.spatial = spatial != 0;

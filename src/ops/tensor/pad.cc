@@ -2,6 +2,7 @@
 // with a constant, the edge value or the mirror image (reflect). Before opset 11 pads and
 // value are attributes ('paddings' in opset 1); from 11 they are inputs, and from 18 an
 // `axes` input may name the padded axes.
+#include <algorithm>
 #include <climits>
 
 #include "ops/op.h"
@@ -123,6 +124,12 @@ class PadKernel final : public OpKernel {
       out_shape.push_back(n + begin + end);
     }
     ASSIGN_OR_RETURN(Tensor fill, fill_value(ctx, x->dtype()));
+    // No padding at all (PyTorch exports one before some pools): the output is the input,
+    // shared as Identity shares it, not copied.
+    if (std::all_of(per_axis.begin(), per_axis.end(), [](const auto& p) { return p.first == 0 && p.second == 0; })) {
+      ctx.set_output(0, *ctx.input_value(0));
+      return Status::ok();
+    }
     ASSIGN_OR_RETURN(Tensor * y, ctx.output(0, x->dtype(), out_shape));
     if (y->numel() == 0) return Status::ok();
     std::vector<std::vector<int64_t>> maps;
