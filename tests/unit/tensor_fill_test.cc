@@ -46,6 +46,13 @@ TEST(TensorPad, ModesAndNegativePads) {
   auto crop = TensorOpTest("Pad", 13).input<float>({3}, x).input<int64_t>({2}, {-1, 1}).run();
   ASSERT_TRUE(crop.is_ok());
   EXPECT_EQ(values<float>(crop->at(0)), (std::vector<float>{2, 3, 0}));
+  // No padding: the input's values (shared, not copied); a shift keeps the shape but is no copy.
+  auto none = TensorOpTest("Pad", 13).input<float>({3}, x).input<int64_t>({2}, {0, 0}).run();
+  ASSERT_TRUE(none.is_ok());
+  EXPECT_EQ(values<float>(none->at(0)), x);
+  auto shift = TensorOpTest("Pad", 13).input<float>({3}, x).input<int64_t>({2}, {1, -1}).run();
+  ASSERT_TRUE(shift.is_ok());
+  EXPECT_EQ(values<float>(shift->at(0)), (std::vector<float>{0, 1, 2}));
   EXPECT_FALSE(TensorOpTest("Pad", 13).input<float>({3}, x).input<int64_t>({2}, {-4, 0}).run().is_ok());
   EXPECT_FALSE(TensorOpTest("Pad", 13).input<float>({3}, x).input<int64_t>({1}, {1}).run().is_ok());
 }

@@ -32,13 +32,13 @@ struct WinogradRows;
 struct WinogradColumn;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t round_up(int64_t n, int64_t step) { return ceil_div(n, step) * step; }
 
 // The distance between two points' V (or M) matrices: `floats`, plus one cache line where
 // that is a multiple of 4 KB. The transforms write (and read) all the points' matrices at
 // once, and 36 streams 4 KB apart fall in the same L1 sets: DenseNet's 128 -> 32 layer at
 // 56 x 56 (V 24 KB per point) ran 1.61 ms before that line and 1.25 ms with it.
 int64_t spread_stride(int64_t floats) { return floats % 1024 == 0 ? floats + 16 : floats; }
-int64_t round_up(int64_t n, int64_t step) { return ceil_div(n, step) * step; }
 
 // Block rows per band: bands whose transforms (input and products) stay in cache between
 // the three steps (the whole 56 x 56 image of 64 channels took 6.4 MB and ran slower than
