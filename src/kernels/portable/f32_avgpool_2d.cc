@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-
 namespace twinrt::kernels {
 
 bool f32_avgpool_2d_applies(const ImageWindow& w) {
