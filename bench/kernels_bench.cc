@@ -1,17 +1,21 @@
 // Kernel benchmarks: the float32 GEMM tiles of every tier this CPU has, exact and fma,
 // through the driver (packing, blocking) on shapes from real models, in GFLOP/s next to
 // the tier's measured peak (bench/peak.h); and the 8-bit NHWC convolution (indirect tiles,
-// requantization) in G multiply-adds per second; the thread pool's handoff. Run: bash
+// requantization) in G multiply-adds per second; the float functions over arrays (exp,
+// sigmoid, erf of default and exact mode) in elements per second; the thread pool's
+// handoff. Run: bash
 // scripts/bench-kernels.sh.
 #include <benchmark/benchmark.h>
 
 #include <atomic>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/cpu/isa.h"
 #include "kernels/gemm/f32_gemm.h"
+#include "kernels/math/fast_float.h"
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/quant/conv_nhwc.h"
 #include "peak.h"
@@ -105,6 +109,19 @@ void i8_conv_nhwc(benchmark::State& state, Isa isa) {
   state.SetLabel(weights->kernel->name);
 }
 
+// One float function over 1024 elements (a fused elementwise block: in L1) of [-8, 8].
+void float_function(benchmark::State& state, math::F32ArrayFn (*kernel)(Isa), Isa isa) {
+  const math::F32ArrayFn f = kernel(isa);
+  std::vector<float> x = random_floats(1024), y(x.size());
+  for (float& v : x) v *= 8.0f;
+  for (auto _ : state) {
+    f(x.data(), y.data(), static_cast<int64_t>(x.size()));
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.counters["elements/s"] =
+      benchmark::Counter(double(x.size()) * state.iterations(), benchmark::Counter::kIsRate);
+}
+
 // The handoff of one parallel_for with almost no work: what every split op pays to start
 // its threads and wait for them (at 2 threads models run 55-290 of them per inference).
 void parallel_for_handoff(benchmark::State& state) {
@@ -147,6 +164,13 @@ void register_all() {
       matmul->Args({128, 768, 3072});  // BERT-base feed-forward down
       matmul->Args({1, 1000, 1280});   // MobileNetV2 classifier, batch 1
     }
+    const std::pair<const char*, math::F32ArrayFn (*)(Isa)> functions[] = {
+        {"exp_in_float", math::exp_in_float_n_kernel},         {"exp_f32", math::exp_f32_n_kernel},
+        {"sigmoid_in_float", math::sigmoid_in_float_n_kernel}, {"sigmoid_f32", math::sigmoid_f32_n_kernel},
+        {"erf_in_float", math::erf_in_float_n_kernel},         {"erf_f32", math::erf_f32_n_kernel}};
+    for (const auto& [function, kernel] : functions)
+      benchmark::RegisterBenchmark(("math/" + std::string(function) + "/" + name).c_str(), float_function, kernel,
+                                   tier.isa);
     auto* conv8 = benchmark::RegisterBenchmark(("i8_conv_nhwc/" + name).c_str(), i8_conv_nhwc, tier.isa);
     conv8->ArgNames({"size", "c", "m", "kernel"});
     conv8->Args({56, 64, 256, 1});   // ResNet-50 layer1 1x1 expansion

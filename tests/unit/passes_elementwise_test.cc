@@ -92,6 +92,33 @@ TEST(PassesElementwise, EveryStepKindKeepsItsBits) {
   }
 }
 
+// A squeeze-and-excitation scale, x * sigmoid(s) with s one value per channel, on planes
+// short enough for several rows per block (run_rows: the sigmoid once on all the rows'
+// values, then the products), a batch of rows that does not divide the channels, and
+// specials in both operands.
+TEST(PassesElementwise, ShortRowsGiveTheSeparateNodesBits) {
+  ir::Graph g = graph({node("Sigmoid", {"s"}, {"g"}), node("Mul", {"x", "g"}, {"y"})},
+                      {tensor_info("x", DataType::kFloat), tensor_info("s", DataType::kFloat)},
+                      {tensor_info("y", DataType::kFloat)});
+  for (int64_t plane : {1, 7, 30}) {
+    Tensor x = random_floats({2, 67, plane, plane}, 40, -6.0f, 6.0f);
+    Tensor s = random_floats({1, 67, 1, 1}, 41, -12.0f, 12.0f);
+    for (Tensor* t : {&x, &s}) {
+      float* v = t->data<float>();
+      v[0] = NAN;
+      v[1] = INFINITY;
+      v[2] = -INFINITY;
+      v[3] = -0.0f;
+    }
+    for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference})
+      for (int threads : {1, 2}) {
+        const Tensor fused = run_model(model_of(g), mode, OptimizationLevel::kAll, {{"x", x}, {"s", s}}, threads);
+        const Tensor separate = run_model(model_of(g), mode, OptimizationLevel::kNone, {{"x", x}, {"s", s}});
+        EXPECT_TRUE(same_bits(fused, separate)) << mode_name(mode) << " plane " << plane << " threads " << threads;
+      }
+  }
+}
+
 // Conv (3x3 on the tile kernels, depthwise, 1x1) followed by the affine HardSwish chain:
 // the chain folds into the Conv and runs on each finished tile or plane.
 ir::Model conv_then_chain(int64_t in_channels, int64_t group, int64_t kernel, bool with_bias) {

@@ -192,6 +192,41 @@ void ElementwiseProgram::run_block(Operand* values, int64_t n, float* scratch, f
   for (size_t s = 0; s < steps_.size(); ++s) run_one(steps_[s], values, n, scratch, y, s + 1 == steps_.size());
 }
 
+void ElementwiseProgram::run_rows(const float* const* inputs, const bool* per_row, int64_t rows, int64_t row_len,
+                                  float* scratch, float* y) const {
+  const int64_t n = rows * row_len;
+  float* const row_scratch = scratch + kMaxValues * kBlock;
+  const float* elements[kMaxValues] = {};    // a value's n elements, once known
+  const float* row_values[kMaxValues] = {};  // a value's per-row values, for per-row values
+  for (size_t k = 0; k < num_inputs_; ++k) (per_row[k] ? row_values : elements)[k] = inputs[k];
+  const auto spread = [&](size_t v, float* d) {
+    for (int64_t r = 0; r < rows; ++r) std::fill_n(d + r * row_len, row_len, row_values[v][r]);
+    return d;
+  };
+  const auto elements_of = [&](int v) {
+    const size_t i = static_cast<size_t>(v);
+    return elements[i] ? elements[i] : (elements[i] = spread(i, scratch + i * kBlock));
+  };
+  // The model's steps one by one: the runs of steps_ bind constants, not per-row values.
+  for (size_t s = 0; s < originals_.size(); ++s) {
+    const Step& step = originals_[s];
+    const bool binary = kernels::f32_step_is_binary(step.params.kind), last = s + 1 == originals_.size();
+    const size_t out = static_cast<size_t>(step.out);
+    if (row_values[static_cast<size_t>(step.a)] && (!binary || row_values[static_cast<size_t>(step.b)])) {
+      float* d = row_scratch + out * kMaxRows;
+      const Operand a{row_values[static_cast<size_t>(step.a)], false};
+      run_step(step, a, binary ? Operand{row_values[static_cast<size_t>(step.b)], false} : a, d, rows);
+      row_values[out] = d;
+      if (last) spread(out, y);
+      continue;
+    }
+    float* d = last ? y : scratch + out * kBlock;
+    const Operand a{elements_of(step.a), false};
+    run_step(step, a, binary ? Operand{elements_of(step.b), false} : a, d, n);
+    elements[out] = d;
+  }
+}
+
 void ElementwiseProgram::run_in_place(float* y, int64_t n, const float* const* extras, float* scratch) const {
   Operand values[kMaxValues];
   for (size_t k = 1; k < num_inputs_; ++k) values[k] = {extras[k - 1], true};

@@ -40,6 +40,18 @@ class ElementwiseProgram {
   // y, which may be a vector input's own elements (each is read before it is written).
   void run_block(Operand* values, int64_t n, float* scratch, float* y) const;
 
+  // Rows of a broadcast too short for blocks of their own (SE blocks' x * sigmoid(s) on
+  // 7 x 7 planes: the per-call costs, once per row, were most of the node's time):
+  // `rows` rows of `row_len` elements (rows * row_len <= kBlock, rows <= kMaxRows), where
+  // input k holds the rows' elements side by side, or one value per row where per_row[k].
+  // The steps whose operands are all per-row values run on those values side by side,
+  // the others on the elements, per-row values spread along their rows first. `scratch`
+  // holds kRowsScratch floats; y as in run_block.
+  static constexpr int64_t kMaxRows = 128;
+  static constexpr int64_t kRowsScratch = kMaxValues * (kBlock + kMaxRows);
+  void run_rows(const float* const* inputs, const bool* per_row, int64_t rows, int64_t row_len, float* scratch,
+                float* y) const;
+
   // y[i] = program(y[i], extras...) for n contiguous elements, where every extra input is
   // one value (a scalar, or a per-channel constant's element for y's channel).
   void run_in_place(float* y, int64_t n, const float* const* extras, float* scratch) const;

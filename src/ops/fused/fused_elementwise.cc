@@ -40,6 +40,10 @@ class FusedElementwiseKernel final : public OpKernel {
     BroadcastRows plan(out_shape, shapes);
     constexpr int64_t kBlock = ElementwiseProgram::kBlock;
     float* y = out->data<float>();
+    if (batches_rows(plan, inputs.size())) {
+      run_row_batches(plan, inputs, ctx.pool(), y);
+      return Status::ok();
+    }
     for_each_row_block_parallel(plan, ctx.pool(), kBlock, [&](int64_t out_off, const int64_t* in_off, int64_t at, int64_t n) {
       // Per thread, on the heap: WebAssembly threads have small stacks.
       thread_local std::vector<float> scratch(ElementwiseProgram::kMaxValues * kBlock);
@@ -54,6 +58,53 @@ class FusedElementwiseKernel final : public OpKernel {
   }
 
  private:
+  // Rows short enough for several in one block, where an input repeats along the rows
+  // (ElementwiseProgram::run_rows).
+  static bool batches_rows(const BroadcastRows& plan, size_t num_inputs) {
+    if (plan.rows() < 2 || 2 * plan.row_len() > ElementwiseProgram::kBlock) return false;
+    for (size_t k = 0; k < num_inputs; ++k)
+      if (plan.step(k) == 0) return true;
+    return false;
+  }
+
+  void run_row_batches(const BroadcastRows& plan, const std::vector<const Tensor*>& inputs, ThreadPool& pool,
+                       float* y) const {
+    constexpr int64_t kBlock = ElementwiseProgram::kBlock;
+    const int64_t row_len = plan.row_len(), rows = plan.rows();
+    const int64_t batch = std::min(kBlock / row_len, ElementwiseProgram::kMaxRows);
+    const size_t n_in = inputs.size();
+    pool.parallel_for((rows + batch - 1) / batch, std::max<int64_t>(1, kElementsPerTask / (batch * row_len)),
+                      [&](int64_t begin, int64_t end) {
+      // Per thread, on the heap: WebAssembly threads have small stacks.
+      thread_local std::vector<float> scratch(ElementwiseProgram::kRowsScratch);
+      thread_local std::vector<float> gathered(ElementwiseProgram::kMaxValues * kBlock);
+      thread_local std::vector<int64_t> offsets(ElementwiseProgram::kMaxValues * ElementwiseProgram::kMaxRows);
+      bool per_row[ElementwiseProgram::kMaxValues];
+      const float* batch_inputs[ElementwiseProgram::kMaxValues];
+      for (int64_t b = begin; b < end; ++b) {
+        const int64_t r0 = b * batch, count = std::min(batch, rows - r0);
+        plan.visit(r0, r0 + count, [&](int64_t out_off, const int64_t* in_off) {
+          std::copy_n(in_off, n_in, offsets.data() + (out_off / row_len - r0) * static_cast<int64_t>(n_in));
+        });
+        for (size_t k = 0; k < n_in; ++k) {
+          const float* data = inputs[k]->data<float>();
+          const auto offset = [&](int64_t r) { return offsets[static_cast<size_t>(r) * n_in + k]; };
+          float* g = gathered.data() + static_cast<int64_t>(k) * kBlock;
+          per_row[k] = plan.step(k) == 0;
+          bool side_by_side = !per_row[k];
+          for (int64_t r = 1; side_by_side && r < count; ++r) side_by_side = offset(r) == offset(0) + r * row_len;
+          batch_inputs[k] = side_by_side ? data + offset(0) : g;
+          if (side_by_side) continue;
+          for (int64_t r = 0; r < count; ++r) {
+            if (per_row[k]) g[r] = data[offset(r)];
+            else std::copy_n(data + offset(r), row_len, g + r * row_len);
+          }
+        }
+        program_.run_rows(batch_inputs, per_row, count, row_len, scratch.data(), y + r0 * row_len);
+      }
+    });
+  }
+
   ElementwiseProgram program_;
 };
 
