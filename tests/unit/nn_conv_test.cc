@@ -199,7 +199,7 @@ void expect_sum_contract(const WindowCase& c) {
   }
 }
 
-// Rows of outputs at least two tile panels wide read the input's phase planes in place
+// Rows of outputs wider than one tile panel read the input's phase planes in place
 // (ops/nn/conv_rows.h): strides 1 to 3 with their padding, dilation, groups, batches.
 TEST(NnConv, RowsReadFromPhasePlanes) {
   const WindowCase cases[] = {
@@ -207,6 +207,7 @@ TEST(NnConv, RowsReadFromPhasePlanes) {
       {{2, 4, 9, 140}, {6, 2, 3, 3}, 2, {1, 1}, {2, 2}, {0, 1, 2, 0}},
       {{1, 2, 10, 200}, {13, 2, 3, 2}, 1, {3, 3}, {1, 1}, {1, 0, 0, 1}},
       {{1, 5, 6, 150}, {4, 5, 1, 3}, 1, {1, 2}, {1, 1}, {0, 1, 0, 1}},
+      {{1, 16, 7, 55}, {24, 16, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}},  // a partly empty second panel
   };
   for (const WindowCase& c : cases) expect_sum_contract(c);
 }

@@ -35,7 +35,7 @@ kernels::F32Epilogue conv_epilogue(const ConvPlan& plan, int64_t n, int64_t g, c
 }
 
 bool conv_rows_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile) {
-  if (plan.window.rank() != 2 || plan.is_pointwise() || plan.window.out[1] < 2 * tile.nr) return false;
+  if (plan.window.rank() != 2 || plan.is_pointwise() || plan.window.out[1] <= tile.nr) return false;
   const int64_t weight_bytes = kernels::panel_count(plan.out_per_group(), tile.mr) * tile.mr * plan.taps() * 4;
   return 2 * weight_bytes <= kernels::l2_cache_bytes();
 }
