@@ -65,18 +65,27 @@ void run_fast(void (*fast)(const ImageWindow&, const T*, T*, void*), const Image
   fast(win, x, y, scratch.data());
 }
 
+// Float planes go several at a time: a run of kPlanes takes the plane blocks of every tier
+// (maxpool_2d_plane_blocks: 16, 8 or 4 planes at once) and the planes one by one after them.
+constexpr int64_t kPlanes = kMaxPool2dPlaneBlock + 3;
+
+// The reference on each of kPlanes planes against the fast kernel on all of them at once.
+void expect_planes_match(const MaxPool2dKernels& kernels, const ImageWindow& win, const std::vector<float>& x) {
+  const int64_t in_size = win.in[0] * win.in[1], out_size = win.out[0] * win.out[1];
+  std::vector<float> want(static_cast<size_t>(out_size * kPlanes)), got(want.size(), 123.0f);
+  for (int64_t c = 0; c < kPlanes; ++c) f32_maxpool_ref(win, x.data() + c * in_size, want.data() + c * out_size, nullptr);
+  std::vector<unsigned char> scratch(static_cast<size_t>(maxpool_2d_scratch_bytes(win, sizeof(float))), 0x7f);
+  kernels.f32(win, x.data(), got.data(), kPlanes, scratch.data());
+  ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0)
+      << "h=" << win.in[0] << " w=" << win.in[1] << " k=" << win.kernel[0] << " s=" << win.strides[0]
+      << " pad=" << win.pad_begin[0];
+}
+
 TEST(KernelsMaxPool2d, MatchesTheReferenceBitForBit) {
   for (Isa isa : supported_isas()) {
     SCOPED_TRACE(isa_description(isa));
-    const auto fast = maxpool_2d_kernels(isa).f32;
     const int checked = for_each_window([&](const ImageWindow& win, int64_t n, uint32_t seed) {
-      const auto x = awkward_plane(n, seed);
-      std::vector<float> want(static_cast<size_t>(win.out[0] * win.out[1])), got(want.size(), 123.0f);
-      f32_maxpool_ref(win, x.data(), want.data(), nullptr);
-      run_fast(fast, win, x.data(), got.data());
-      ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0)
-          << "h=" << win.in[0] << " w=" << win.in[1] << " k=" << win.kernel[0] << " s=" << win.strides[0]
-          << " pad=" << win.pad_begin[0];
+      expect_planes_match(maxpool_2d_kernels(isa), win, awkward_plane(n * kPlanes, seed));
     });
     EXPECT_GT(checked, 100);
   }
@@ -88,16 +97,11 @@ TEST(KernelsMaxPool2d, MatchesTheReferenceBitForBit) {
 TEST(KernelsMaxPool2d, WindowsOfOnlyNanAndMinusInfinity) {
   for (Isa isa : supported_isas()) {
     SCOPED_TRACE(isa_description(isa));
-    const auto fast = maxpool_2d_kernels(isa).f32;
     for_each_window([&](const ImageWindow& win, int64_t n, uint32_t seed) {
       std::mt19937 gen(seed);
-      std::vector<float> x(static_cast<size_t>(n));
+      std::vector<float> x(static_cast<size_t>(n * kPlanes));
       for (float& v : x) v = gen() % 8 == 0 ? -std::numeric_limits<float>::infinity() : std::nanf("");
-      std::vector<float> want(static_cast<size_t>(win.out[0] * win.out[1])), got(want.size(), 123.0f);
-      f32_maxpool_ref(win, x.data(), want.data(), nullptr);
-      run_fast(fast, win, x.data(), got.data());
-      ASSERT_EQ(std::memcmp(want.data(), got.data(), want.size() * sizeof(float)), 0)
-          << "h=" << win.in[0] << " w=" << win.in[1] << " k=" << win.kernel[0] << " s=" << win.strides[0];
+      expect_planes_match(maxpool_2d_kernels(isa), win, x);
     });
   }
 }

@@ -20,10 +20,10 @@ namespace twinrt::kernels {
 
 #ifdef TWINRT_X86
 // Defined in the ISA folders, each compiled with its own flags.
-void f32_maxpool_2d__avx2(const ImageWindow&, const float*, float*, void*);
+void f32_maxpool_2d__avx2(const ImageWindow&, const float*, float*, int64_t, void*);
 void u8_maxpool_2d__avx2(const ImageWindow&, const uint8_t*, uint8_t*, void*);
 void i8_maxpool_2d__avx2(const ImageWindow&, const int8_t*, int8_t*, void*);
-void f32_maxpool_2d__avx512(const ImageWindow&, const float*, float*, void*);
+void f32_maxpool_2d__avx512(const ImageWindow&, const float*, float*, int64_t, void*);
 #endif
 
 bool maxpool_2d_applies(const ImageWindow& w) {
@@ -43,10 +43,18 @@ bool maxpool_2d_flat(const ImageWindow& w) {
          w.in[0] * w.out[1] <= kMaxFlatElements;
 }
 
+bool maxpool_2d_plane_blocks(const ImageWindow& w) {
+  constexpr int64_t kMaxPositions = 4096;  // 16 planes of them: 256 KB, in L2
+  return w.in[0] * w.in[1] <= kMaxPositions && w.out[0] * w.out[1] <= kMaxPositions;
+}
+
 int64_t maxpool_2d_scratch_bytes(const ImageWindow& w, int element_bytes) {
   const int64_t ring = maxpool_2d_ring_rows(w.kernel[0]);
   const int64_t rows = maxpool_2d_flat(w) && w.in[0] > ring ? w.in[0] : ring;
-  return rows * w.out[1] * element_bytes;
+  const int64_t row_maxima = rows * w.out[1] * element_bytes;
+  if (element_bytes != 4 || !maxpool_2d_plane_blocks(w)) return row_maxima;
+  const int64_t blocks = (w.in[0] * w.in[1] + w.out[0] * w.out[1]) * kMaxPool2dPlaneBlock * 4;
+  return blocks > row_maxima ? blocks : row_maxima;
 }
 
 const MaxPool2dKernels& maxpool_2d_kernels(Isa isa) {

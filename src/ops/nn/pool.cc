@@ -39,7 +39,7 @@ template <class C>
 void pool_plane(const PoolAttrs& a, bool reference, const kernels::MaxPool2dKernels& max,
                 const kernels::ImageWindow& w, const C* in, C* out, int64_t* argmax, void* scratch) {
   if constexpr (std::is_same_v<C, float>) {
-    if (a.kind == PoolKind::kMax && !argmax && kernels::maxpool_2d_applies(w)) max.f32(w, in, out, scratch);
+    if (a.kind == PoolKind::kMax && !argmax && kernels::maxpool_2d_applies(w)) max.f32(w, in, out, 1, scratch);
     else if (a.kind == PoolKind::kMax) kernels::f32_maxpool_ref(w, in, out, argmax);
     else if (a.kind == PoolKind::kAverage && reference) kernels::f32_avgpool_f64acc_ref(w, in, out, a.count_include_pad);
     else if (a.kind == PoolKind::kAverage && a.global) *out = kernels::f32_mean_8_lanes(in, plane_size(w));
@@ -146,13 +146,21 @@ class PoolKernel final : public OpKernel {
     const int64_t scratch_floats = attrs_.kind == PoolKind::kMax && kernels::maxpool_2d_applies(w)
                                        ? (kernels::maxpool_2d_scratch_bytes(w, sizeof(*in)) + 3) / 4
                                        : 0;
+    // Float max pools take their planes in runs (the kernel pools small planes several at
+    // a time: maxpool_2d_plane_blocks), of a multiple of the most it takes at once.
+    constexpr bool kFloat = std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>;
+    const bool plane_runs = kFloat && attrs_.kind == PoolKind::kMax && !idx && kernels::maxpool_2d_applies(w);
+    const int64_t run = plane_runs ? kernels::kMaxPool2dPlaneBlock : 1;
     std::atomic<bool> no_memory{false};
-    pool.parallel_for(planes, 1, [&](int64_t begin, int64_t end) {
+    pool.parallel_for((planes + run - 1) / run, 1, [&](int64_t first_run, int64_t end_run) {
       float* scratch = scratch_floats ? nn::thread_scratch<MaxPoolRows>(scratch_floats) : nullptr;
       if (scratch_floats && !scratch) {
         no_memory = true;
         return;
       }
+      const int64_t begin = first_run * run, end = std::min(planes, end_run * run);
+      if constexpr (kFloat)
+        if (plane_runs) return max_.f32(w, in + begin * in_size, out + begin * out_size, end - begin, scratch);
       for (int64_t c = begin; c < end; ++c) {
         int64_t* plane_idx = idx ? idx + c * out_size : nullptr;
         pool_plane(attrs_, reference, max_, w, in + c * in_size, out + c * out_size, plane_idx, scratch);
