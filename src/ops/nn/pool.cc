@@ -39,8 +39,7 @@ template <class C>
 void pool_plane(const PoolAttrs& a, bool reference, const kernels::MaxPool2dKernels& max,
                 const kernels::ImageWindow& w, const C* in, C* out, int64_t* argmax, void* scratch) {
   if constexpr (std::is_same_v<C, float>) {
-    if (a.kind == PoolKind::kMax && !argmax && kernels::maxpool_2d_applies(w)) max.f32(w, in, out, 1, scratch);
-    else if (a.kind == PoolKind::kMax) kernels::f32_maxpool_ref(w, in, out, argmax);
+    if (a.kind == PoolKind::kMax) kernels::f32_maxpool_ref(w, in, out, argmax);  // the fast one takes runs of planes
     else if (a.kind == PoolKind::kAverage && reference) kernels::f32_avgpool_f64acc_ref(w, in, out, a.count_include_pad);
     else if (a.kind == PoolKind::kAverage && a.global) *out = kernels::f32_mean_8_lanes(in, plane_size(w));
     else if (a.kind == PoolKind::kAverage && kernels::f32_avgpool_2d_applies(w))
@@ -146,11 +145,11 @@ class PoolKernel final : public OpKernel {
     const int64_t scratch_floats = attrs_.kind == PoolKind::kMax && kernels::maxpool_2d_applies(w)
                                        ? (kernels::maxpool_2d_scratch_bytes(w, sizeof(*in)) + 3) / 4
                                        : 0;
-    // Float max pools take their planes in runs (the kernel pools small planes several at
-    // a time: maxpool_2d_plane_blocks), of a multiple of the most it takes at once.
+    // Float max pools go to the kernel in runs of planes, of a multiple of the most it pools
+    // at once where it pools several at a time (maxpool_2d_plane_blocks).
     constexpr bool kFloat = std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(in)>>, float>;
     const bool plane_runs = kFloat && attrs_.kind == PoolKind::kMax && !idx && kernels::maxpool_2d_applies(w);
-    const int64_t run = plane_runs ? kernels::kMaxPool2dPlaneBlock : 1;
+    const int64_t run = plane_runs && kernels::maxpool_2d_plane_blocks(w) ? kernels::kMaxPool2dPlaneBlock : 1;
     std::atomic<bool> no_memory{false};
     pool.parallel_for((planes + run - 1) / run, 1, [&](int64_t first_run, int64_t end_run) {
       float* scratch = scratch_floats ? nn::thread_scratch<MaxPoolRows>(scratch_floats) : nullptr;
