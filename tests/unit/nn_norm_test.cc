@@ -1,5 +1,11 @@
 #include "nn_op_harness.h"
 
+#include <cstring>
+#include <limits>
+#include <random>
+
+#include "kernels/cpu/isa.h"
+
 namespace twinrt::testing {
 namespace {
 
@@ -11,6 +17,45 @@ TEST(NnNorm, BatchNormInference) {
     ASSERT_TRUE(r.is_ok()) << r.status().message();
     expect_close(r->at(0), {1, 2, 1, 2}, {0, 0.5f, 1, 3});
   }
+}
+
+// Inference on every tier's vectors (planes of 35: whole vectors and a tail), default and
+// exact mode: the bits of (x - mean) * (scale / sqrt(var + epsilon)) + B in float, the factor
+// rounded once from double; NaN and infinities pass through.
+TEST(NnNorm, BatchNormInferenceHasTheFloatFormulasBitsOnEveryTier) {
+  const int64_t channels = 3, plane = 35;
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
+  std::vector<float> x(static_cast<size_t>(2 * channels * plane)), scale(3), bias(3), mean(3), var(3);
+  for (float& v : x) v = dist(gen);
+  x[0] = std::numeric_limits<float>::quiet_NaN();
+  x[1] = std::numeric_limits<float>::infinity();
+  x[2] = -0.0f;
+  for (size_t c = 0; c < 3; ++c) {
+    scale[c] = dist(gen);
+    bias[c] = dist(gen);
+    mean[c] = dist(gen);
+    var[c] = std::fabs(dist(gen)) + 0.1f;
+  }
+  const float epsilon = 1e-3f;
+  std::vector<float> want(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const size_t c = i / plane % channels;
+    const float f = static_cast<float>(double{scale[c]} / std::sqrt(double{var[c]} + double{epsilon}));
+    want[i] = (x[i] - mean[c]) * f + bias[c];
+  }
+  for (Isa isa : kernels::supported_isas())
+    for (Mode mode : {Mode::kDefault, Mode::kExact}) {
+      auto r = OpTest("BatchNormalization", 15).attr("epsilon", epsilon).isa(isa)
+                   .input<float>({2, channels, 5, 7}, x).input<float>({3}, scale).input<float>({3}, bias)
+                   .input<float>({3}, mean).input<float>({3}, var).run(mode);
+      ASSERT_TRUE(r.is_ok()) << r.status().message();
+      const std::vector<float> got = values_of<float>(r->at(0));
+      ASSERT_EQ(got.size(), want.size());
+      EXPECT_TRUE(std::isnan(got[0]));
+      EXPECT_EQ(std::memcmp(got.data() + 1, want.data() + 1, (want.size() - 1) * sizeof(float)), 0)
+          << isa_name(isa) << " " << mode_name(mode);
+    }
 }
 
 TEST(NnNorm, BatchNormTrainingOutputs) {
