@@ -72,37 +72,43 @@ class FusedElementwiseKernel final : public OpKernel {
     constexpr int64_t kBlock = ElementwiseProgram::kBlock;
     const int64_t row_len = plan.row_len(), rows = plan.rows();
     const int64_t batch = std::min(kBlock / row_len, ElementwiseProgram::kMaxRows);
-    const size_t n_in = inputs.size();
+    bool per_row[ElementwiseProgram::kMaxValues];
+    for (size_t k = 0; k < inputs.size(); ++k) per_row[k] = plan.step(k) == 0;
     pool.parallel_for((rows + batch - 1) / batch, std::max<int64_t>(1, kElementsPerTask / (batch * row_len)),
                       [&](int64_t begin, int64_t end) {
       // Per thread, on the heap: WebAssembly threads have small stacks.
       thread_local std::vector<float> scratch(ElementwiseProgram::kRowsScratch);
       thread_local std::vector<float> gathered(ElementwiseProgram::kMaxValues * kBlock);
       thread_local std::vector<int64_t> offsets(ElementwiseProgram::kMaxValues * ElementwiseProgram::kMaxRows);
-      bool per_row[ElementwiseProgram::kMaxValues];
       const float* batch_inputs[ElementwiseProgram::kMaxValues];
       for (int64_t b = begin; b < end; ++b) {
         const int64_t r0 = b * batch, count = std::min(batch, rows - r0);
         plan.visit(r0, r0 + count, [&](int64_t out_off, const int64_t* in_off) {
-          std::copy_n(in_off, n_in, offsets.data() + (out_off / row_len - r0) * static_cast<int64_t>(n_in));
+          std::copy_n(in_off, inputs.size(), offsets.data() + (out_off / row_len - r0) * int64_t(inputs.size()));
         });
-        for (size_t k = 0; k < n_in; ++k) {
-          const float* data = inputs[k]->data<float>();
-          const auto offset = [&](int64_t r) { return offsets[static_cast<size_t>(r) * n_in + k]; };
-          float* g = gathered.data() + static_cast<int64_t>(k) * kBlock;
-          per_row[k] = plan.step(k) == 0;
-          bool side_by_side = !per_row[k];
-          for (int64_t r = 1; side_by_side && r < count; ++r) side_by_side = offset(r) == offset(0) + r * row_len;
-          batch_inputs[k] = side_by_side ? data + offset(0) : g;
-          if (side_by_side) continue;
-          for (int64_t r = 0; r < count; ++r) {
-            if (per_row[k]) g[r] = data[offset(r)];
-            else std::copy_n(data + offset(r), row_len, g + r * row_len);
-          }
-        }
+        for (size_t k = 0; k < inputs.size(); ++k)
+          batch_inputs[k] = batch_input(inputs, k, per_row[k], offsets.data(), count, row_len,
+                                        gathered.data() + int64_t(k) * kBlock);
         program_.run_rows(batch_inputs, per_row, count, row_len, scratch.data(), y + r0 * row_len);
       }
     });
+  }
+
+  // Input k for a batch of `count` rows whose offsets (one per input and row) are at
+  // `offsets`: its rows where they lie side by side, else gathered into `g` (one value per
+  // row where per_row).
+  static const float* batch_input(const std::vector<const Tensor*>& inputs, size_t k, bool per_row,
+                                  const int64_t* offsets, int64_t count, int64_t row_len, float* g) {
+    const float* data = inputs[k]->data<float>();
+    const auto offset = [&](int64_t r) { return offsets[static_cast<size_t>(r) * inputs.size() + k]; };
+    bool side_by_side = !per_row;
+    for (int64_t r = 1; side_by_side && r < count; ++r) side_by_side = offset(r) == offset(0) + r * row_len;
+    if (side_by_side) return data + offset(0);
+    for (int64_t r = 0; r < count; ++r) {
+      if (per_row) g[r] = data[offset(r)];
+      else std::copy_n(data + offset(r), row_len, g + r * row_len);
+    }
+    return g;
   }
 
   ElementwiseProgram program_;

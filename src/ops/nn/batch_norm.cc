@@ -22,7 +22,11 @@ struct BatchNormAttrs {
 class BatchNormKernel final : public OpKernel {
  public:
   BatchNormKernel(BatchNormAttrs attrs, Mode mode, Isa isa)
-      : attrs_(attrs), mode_(mode), step_(kernels::f32_step_kernel(isa)) {}
+      : attrs_(attrs), mode_(mode), step_(kernels::f32_step_kernel(isa)) {
+    if (!attrs_.clamp) return;
+    clip_.lo = attrs_.clamp->min ? static_cast<float>(*attrs_.clamp->min) : no_lower_bound<float>();
+    clip_.hi = attrs_.clamp->max ? static_cast<float>(*attrs_.clamp->max) : no_upper_bound<float>();
+  }
 
   Status infer(InferContext& ctx) const override {
     ctx.same_as_input(0, 0);
@@ -153,16 +157,13 @@ class BatchNormKernel final : public OpKernel {
     affine.beta = s;
     step_(sub, {x, false}, {&m, true}, y, n);
     step_(affine, {y, false}, {y, false}, y, n);
-    if (!attrs_.clamp) return;
-    kernels::F32StepParams clip{F32StepKind::kClip};
-    clip.lo = attrs_.clamp->min ? static_cast<float>(*attrs_.clamp->min) : no_lower_bound<float>();
-    clip.hi = attrs_.clamp->max ? static_cast<float>(*attrs_.clamp->max) : no_upper_bound<float>();
-    step_(clip, {y, false}, {y, false}, y, n);
+    if (attrs_.clamp) step_(clip_, {y, false}, {y, false}, y, n);
   }
 
   BatchNormAttrs attrs_;
   Mode mode_;
   kernels::F32StepFn step_;
+  kernels::F32StepParams clip_{kernels::F32StepKind::kClip};  // the fused clamp, where there is one
 };
 
 Result<std::unique_ptr<OpKernel>> create_batch_norm(const KernelInit& init) {
