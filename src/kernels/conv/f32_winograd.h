@@ -55,9 +55,9 @@ struct WinogradOutputStep {
 
 // The transforms' scratch for a band, in floats, with vectors of `lanes` floats: the input
 // transform's zero-padded input rows (window columns T k + j of every block fit, k rounded
-// up to whole vectors), its strips of window values (one per position in the block, whole
-// vectors of blocks and one more: a row's last vector spills into the next row's place), and
-// the transformed blocks; the output transform's T^2 rows of outputs per block (and a
+// up to whole vectors), two sets (for alternate channels) of strips of window values (one
+// per position in the block, whole vectors of blocks and one more: a row's last vector
+// spills into the next row's place), and the transformed blocks; the output transform's T^2 rows of outputs per block (and a
 // vector more).
 struct WinogradScratch {
   int64_t lanes = 0;  // the band's blocks rounded up to whole vectors
