@@ -43,7 +43,8 @@ WinogradScratch winograd_scratch(const WinogradGeometry& g, int64_t lanes) {
   s.input_rows = g.tile * g.band_rows() + 2;
   s.padded_width = g.tile * whole(g.blocks_w()) + alpha;
   s.strip = s.lanes + lanes;
-  const int64_t input = s.input_rows * s.padded_width + points * (2 * s.strip + s.lanes);
+  s.result_row = s.lanes + 2 * kMaxPanelWidth;
+  const int64_t input = s.input_rows * s.padded_width + points * (2 * s.strip + s.result_row);
   const int64_t output = g.tile * g.tile * (s.lanes + lanes);
   s.floats = std::max(input, output);
   return s;

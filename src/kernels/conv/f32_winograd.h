@@ -59,9 +59,13 @@ struct WinogradOutputStep {
 // per position in the block, whole vectors of blocks and one more: a row's last vector
 // spills into the next row's place), and the transformed blocks; the output transform's T^2 rows of outputs per block (and a
 // vector more).
+// The widest panel the transforms write (the tiles' panels are at most 32 wide).
+constexpr int64_t kMaxPanelWidth = 32;
+
 struct WinogradScratch {
   int64_t lanes = 0;  // the band's blocks rounded up to whole vectors
   int64_t input_rows = 0, padded_width = 0, strip = 0;
+  int64_t result_row = 0;  // whole vectors of blocks and room for a panel's columns past them
   int64_t floats = 0;  // the larger of the two transforms' needs
 };
 // Defined once, in the portable object: an inline function emitted in an ISA folder's
