@@ -212,13 +212,26 @@ TEST(NnConv, RowsReadFromPhasePlanes) {
   for (const WindowCase& c : cases) expect_sum_contract(c);
 }
 
-// Narrower outputs go through im2col and the GEMM driver (or read a 1x1's input in place),
-// also split along the weights' rows or the positions at 2 and 3 threads.
+// Rows of outputs at most one panel wide run along the phase planes' grid (rows of outputs
+// and the columns whose windows overhang them, one after the other; ops/nn/conv_rows.h),
+// in chunks of whole tiles that start mid-row at 2 and 3 threads.
+TEST(NnConv, NarrowRowsRunAlongThePhasePlanesGrid) {
+  const WindowCase cases[] = {
+      {{2, 16, 13, 13}, {48, 16, 3, 3}, 1, {2, 2}, {1, 1}, {1, 1, 1, 1}},
+      {{1, 8, 5, 5}, {64, 4, 3, 3}, 2, {1, 1}, {1, 1}, {0, 0, 0, 0}},
+      {{1, 40, 7, 7}, {32, 40, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}},  // 9 grid columns, 7 kept
+      {{1, 6, 30, 17}, {13, 6, 3, 2}, 1, {1, 1}, {2, 1}, {2, 0, 1, 1}},  // dilated, 30 rows
+      {{2, 3, 23, 9}, {5, 3, 5, 5}, 1, {1, 1}, {1, 1}, {2, 2, 2, 2}},
+  };
+  for (const WindowCase& c : cases) expect_sum_contract(c);
+}
+
+// The others go through im2col and the GEMM driver (or read a 1x1's input in place), also
+// split along the weights' rows or the positions at 2 and 3 threads.
 TEST(NnConv, Im2colProductsKeepTheSumContract) {
   const WindowCase cases[] = {
       {{1, 40, 3, 3}, {64, 40, 1, 1}, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}},
-      {{2, 16, 13, 13}, {48, 16, 3, 3}, 1, {2, 2}, {1, 1}, {1, 1, 1, 1}},
-      {{1, 8, 5, 5}, {64, 4, 3, 3}, 2, {1, 1}, {1, 1}, {0, 0, 0, 0}},
+      {{1, 256, 6, 6}, {200, 256, 3, 3}, 1, {1, 1}, {1, 1}, {1, 1, 1, 1}},  // weights too large to read again
       {{1, 24, 14, 14}, {64, 24, 1, 1}, 1, {2, 2}, {1, 1}, {0, 0, 0, 0}},
       // More output channels than positions, and those at least 128: the input read in place.
       {{1, 48, 14, 14}, {200, 48, 1, 1}, 1, {1, 1}, {1, 1}, {0, 0, 0, 0}},

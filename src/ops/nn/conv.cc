@@ -187,6 +187,8 @@ class ConvKernel final : public OpKernel {
     const int nr = tile_.nr;
     if (packed && nn::conv_rows_applies(plan, tile_))
       return nn::run_conv_rows(pool, tile_, plan, x, packed, bias, residual, clamp, post, out);
+    if (packed && nn::conv_grid_applies(plan, tile_))
+      return nn::run_conv_grid(pool, tile_, plan, x, packed, bias, residual, clamp, post, out);
     return nn::run_f32_gemms(pool, tile_, plan.batch * plan.group, [&](int64_t i) {
       const int64_t n = i / plan.group, g = i % plan.group;
       const float* image = x + (n * plan.in_channels + g * cin) * in_size;

@@ -1,6 +1,7 @@
 #include "ops/nn/conv_rows.h"
 
 #include <algorithm>
+#include <atomic>
 #include <vector>
 
 #include "kernels/conv/f32_phase_planes.h"
@@ -15,8 +16,47 @@ namespace {
 constexpr int64_t kBlocksPerThread = 6;
 
 struct ConvPhases;  // owner of the split input's thread scratch
+struct ConvGridRows;  // owner of a grid task's rows of products
+
+// Image n, group g's input split into phase planes (in the calling thread's scratch, with
+// zeros past the end for the last tiles' reads), and each tap's place in the split.
+struct SplitInput {
+  const float* split = nullptr;
+  std::vector<int64_t> offsets;
+};
+
+Result<SplitInput> split_input(ThreadPool& pool, const ConvPlan& plan, const kernels::PhasePlanes& pp,
+                               const float* image, int64_t tail) {
+  const kernels::ImageWindow win = plan.window.image();
+  const int64_t planes = plan.in_per_group() * pp.stride_h * pp.stride_w;
+  const int64_t floats = planes * pp.plane_floats() + tail;
+  float* split = thread_scratch<ConvPhases>(floats);
+  if (!split) return out_of_memory("no memory for " + std::to_string(floats * 4) + " bytes of phase planes");
+  std::fill(split + planes * pp.plane_floats(), split + floats, 0.0f);
+  pool.parallel_for(planes, 1, [&](int64_t q0, int64_t q1) { kernels::f32_split_phases(win, image, q0, q1, split); });
+  SplitInput in{split, std::vector<int64_t>(static_cast<size_t>(plan.taps()))};
+  kernels::phase_tap_offsets(win, plan.in_per_group(), in.offsets.data());
+  return in;
+}
+
+// The tile epilogue's steps (kernels/gemm/f32_gemm.h) on one product, each rounded.
+inline float grid_epilogue(float v, bool has_bias, float bias, const float* residual, int64_t i,
+                           const kernels::F32Epilogue& clamp) {
+  if (has_bias) v = v + bias;
+  if (residual) v = v + residual[i];
+  if (clamp.clamp) {
+    v = v < clamp.min ? clamp.min : v;
+    v = v > clamp.max ? clamp.max : v;
+  }
+  return v;
+}
 
 }  // namespace
+
+bool conv_weights_fit(int64_t out_per_group, int64_t taps, const kernels::F32GemmKernel& tile) {
+  const int64_t weight_bytes = kernels::panel_count(out_per_group, tile.mr) * tile.mr * taps * 4;
+  return 2 * weight_bytes <= kernels::l2_cache_bytes();
+}
 
 kernels::F32Epilogue conv_epilogue(const ConvPlan& plan, int64_t n, int64_t g, const float* bias,
                                    const float* residual, const std::optional<ir::FusedClamp>& clamp) {
@@ -35,9 +75,13 @@ kernels::F32Epilogue conv_epilogue(const ConvPlan& plan, int64_t n, int64_t g, c
 }
 
 bool conv_rows_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile) {
-  if (plan.window.rank() != 2 || plan.is_pointwise() || plan.window.out[1] <= tile.nr) return false;
-  const int64_t weight_bytes = kernels::panel_count(plan.out_per_group(), tile.mr) * tile.mr * plan.taps() * 4;
-  return 2 * weight_bytes <= kernels::l2_cache_bytes();
+  return plan.window.rank() == 2 && !plan.is_pointwise() && plan.window.out[1] > tile.nr &&
+         conv_weights_fit(plan.out_per_group(), plan.taps(), tile);
+}
+
+bool conv_grid_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile) {
+  return plan.window.rank() == 2 && !plan.is_pointwise() && plan.window.out[1] <= tile.nr &&
+         conv_weights_fit(plan.out_per_group(), plan.taps(), tile);
 }
 
 Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const ConvPlan& plan, const float* x,
@@ -47,28 +91,22 @@ Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
   const kernels::PhasePlanes pp = kernels::phase_planes(win);
   const int64_t cin = plan.in_per_group(), mg = plan.out_per_group(), k = plan.taps();
   const int64_t out_h = win.out[0], out_w = win.out[1], positions = out_h * out_w;
-  const int64_t in_size = plan.window.in_size(), planes = cin * pp.stride_h * pp.stride_w;
+  const int64_t in_size = plan.window.in_size();
   const int64_t m_panels = kernels::panel_count(mg, tile.mr), a_panel = k * tile.mr;
-  // A row's last tile reads nr floats from its column on: past the split's end, zeros.
-  const int64_t split_floats = planes * pp.plane_floats() + tile.nr;
-  float* split = thread_scratch<ConvPhases>(split_floats);
-  if (!split) return out_of_memory("no memory for " + std::to_string(split_floats * 4) + " bytes of phase planes");
-  std::fill(split + planes * pp.plane_floats(), split + split_floats, 0.0f);
-  std::vector<int64_t> offsets(static_cast<size_t>(k));
-  kernels::phase_tap_offsets(win, cin, offsets.data());
   const int64_t rows_per_block = (out_h + pool.size() * kBlocksPerThread - 1) / (pool.size() * kBlocksPerThread);
   const int64_t blocks = (out_h + rows_per_block - 1) / rows_per_block;
   for (int64_t n = 0; n < plan.batch; ++n)
     for (int64_t g = 0; g < plan.group; ++g) {
-      const float* image = x + (n * plan.in_channels + g * cin) * in_size;
-      pool.parallel_for(planes, 1, [&](int64_t q0, int64_t q1) { kernels::f32_split_phases(win, image, q0, q1, split); });
+      // A row's last tile reads nr floats from its column on: past the split's end, zeros.
+      ASSIGN_OR_RETURN(const SplitInput in,
+                       split_input(pool, plan, pp, x + (n * plan.in_channels + g * cin) * in_size, tile.nr));
       const kernels::F32Epilogue epilogue = conv_epilogue(plan, n, g, bias, residual, clamp);
       float* c = y + (n * plan.out_channels + g * mg) * positions;
       const float* a = packed_weights + g * m_panels * a_panel;
       pool.parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
         kernels::F32TileArgs args;
         args.k = k;
-        args.b_offsets = offsets.data();
+        args.b_offsets = in.offsets.data();
         args.ldc = positions;
         args.epilogue = &epilogue;
         for (int64_t block = b0; block < b1; ++block) {
@@ -79,7 +117,7 @@ Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
             args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
             for (int64_t oh = oh0; oh < oh1; ++oh)
               for (int64_t ow = 0; ow < out_w; ow += tile.nr) {
-                args.b = split + oh * pp.cols + ow;
+                args.b = in.split + oh * pp.cols + ow;
                 args.col0 = oh * out_w + ow;
                 args.cols = static_cast<int>(std::min<int64_t>(tile.nr, out_w - ow));
                 args.c = c + args.row0 * positions + args.col0;
@@ -91,6 +129,84 @@ Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
           }
         }
       });
+    }
+  return Status::ok();
+}
+
+Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const ConvPlan& plan, const float* x,
+                     const float* packed_weights, const float* bias, const float* residual,
+                     const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post, float* y) {
+  const kernels::ImageWindow win = plan.window.image();
+  const kernels::PhasePlanes pp = kernels::phase_planes(win);
+  const int64_t cin = plan.in_per_group(), mg = plan.out_per_group(), k = plan.taps();
+  const int64_t out_w = win.out[1], positions = win.out[0] * out_w, grid = win.out[0] * pp.cols;
+  const int64_t m_panels = kernels::panel_count(mg, tile.mr), a_panel = k * tile.mr;
+  // Chunks of whole tiles along the grid: with the row panels, enough tasks for every
+  // thread to take more (a chunk of grid rows would end in a partial tile each).
+  const int64_t tiles = kernels::panel_count(grid, tile.nr);
+  const int64_t want = pool.size() == 1 ? 1 : (pool.size() * kBlocksPerThread + m_panels - 1) / m_panels;
+  const int64_t tiles_per_chunk = (tiles + want - 1) / want, chunk = tiles_per_chunk * tile.nr;
+  const int64_t chunks = (tiles + tiles_per_chunk - 1) / tiles_per_chunk;
+  // The output index of the first grid position at or after p whose window does not overhang its row.
+  const auto output_at = [&](int64_t p) {
+    const int64_t oh = p / pp.cols, ow = p % pp.cols;
+    return std::min(positions, ow < out_w ? oh * out_w + ow : (oh + 1) * out_w);
+  };
+  kernels::F32Epilogue clamp_only;
+  set_epilogue_clamp(clamp_only, clamp);
+  for (int64_t n = 0; n < plan.batch; ++n)
+    for (int64_t g = 0; g < plan.group; ++g) {
+      // The last tile reads nr floats from its position on, and the taps reach past the
+      // grid's last row by up to cols - out_w more.
+      ASSIGN_OR_RETURN(const SplitInput in, split_input(pool, plan, pp,
+                                                        x + (n * plan.in_channels + g * cin) * plan.window.in_size(),
+                                                        tile.nr + pp.cols));
+      const float* a = packed_weights + g * m_panels * a_panel;
+      const int64_t c0 = n * plan.out_channels + g * mg;  // the group's first output plane
+      std::atomic<bool> no_memory{false};
+      pool.parallel_for(m_panels * chunks, 1, [&](int64_t t0, int64_t t1) {
+        float* products = thread_scratch<ConvGridRows>(tile.mr * chunk);
+        if (!products) {
+          no_memory = true;
+          return;
+        }
+        kernels::F32TileArgs args;
+        args.k = k;
+        args.b_offsets = in.offsets.data();
+        args.ldc = chunk;
+        for (int64_t task = t0; task < t1; ++task) {
+          const int64_t i = task / chunks, first = task % chunks * chunk, end = std::min(grid, first + chunk);
+          args.a = a + i * a_panel;
+          args.row0 = i * tile.mr;
+          args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
+          for (int64_t p = first; p < end; p += tile.nr) {
+            args.b = in.split + p;
+            args.col0 = p - first;
+            args.cols = static_cast<int>(std::min<int64_t>(tile.nr, end - p));
+            args.c = products + args.col0;
+            tile.tile(args);
+          }
+          // Into y, with the epilogue; the grid's columns past out_w (windows that overhang
+          // the row) are dropped.
+          for (int r = 0; r < args.rows; ++r) {
+            const int64_t o = args.row0 + r;
+            const float b = bias ? bias[g * mg + o] : 0.0f;
+            float* plane = y + (c0 + o) * positions;
+            const float* res = residual ? residual + (c0 + o) * positions : nullptr;
+            for (int64_t oh = first / pp.cols; oh * pp.cols < end; ++oh) {
+              const int64_t row = oh * pp.cols, ow0 = std::max<int64_t>(0, first - row);
+              const int64_t ow1 = std::min(out_w, end - row);
+              const float* src = products + r * chunk + row - first;
+              for (int64_t ow = ow0; ow < ow1; ++ow)
+                plane[oh * out_w + ow] = grid_epilogue(src[ow], bias != nullptr, b, res, oh * out_w + ow, clamp_only);
+            }
+          }
+          const int64_t y0 = output_at(first), y1 = output_at(end);
+          if (post.active() && y1 > y0)
+            post.apply_rows(y + (c0 + args.row0) * positions + y0, positions, args.rows, y1 - y0, g * mg + args.row0);
+        }
+      });
+      if (no_memory) return out_of_memory("no memory for a convolution's rows of products");
     }
   return Status::ok();
 }

@@ -14,12 +14,22 @@
 
 namespace twinrt::nn {
 
+// Whether a group's packed weights are small enough to be read again for every block of
+// outputs (conv_rows and conv_grid).
+bool conv_weights_fit(int64_t out_per_group, int64_t taps, const kernels::F32GemmKernel& tile);
+
 // Whether conv_rows takes the convolution: 2-D windows other than pointwise, rows of outputs
 // wider than one panel (a row's last panel is partly empty; the tile then runs half its
 // vectors where it can: on SqueezeNet's 55-wide rows of 16 input channels that still beat
 // im2col's copy by 10-20%, on 28- and 13-wide rows it did not), and a group's packed
 // weights small enough to be read again for every block of rows.
 bool conv_rows_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile);
+
+// Whether conv_grid takes the convolution: as conv_rows, with rows of outputs at most one
+// panel wide. Its products run along the phase planes' grid, rows of `cols` positions one
+// after the other, so that each tile is full (13 outputs of a 32-wide tile per row, the
+// rest wasted, before); the columns whose windows overhang a row are computed and dropped.
+bool conv_grid_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile);
 
 // The tile epilogue of image n, group g's product (its output channels' rows of
 // positions): bias and residual (either may be null), then the clamp. Also conv.cc's.
@@ -30,6 +40,12 @@ kernels::F32Epilogue conv_epilogue(const ConvPlan& plan, int64_t n, int64_t g, c
 // packed into the tile's A panels (panel_count(out_per_group, mr) panels per group); bias,
 // residual and post optional.
 Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const ConvPlan& plan, const float* x,
+                     const float* packed_weights, const float* bias, const float* residual,
+                     const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post, float* y);
+
+// The same on conv_grid's products, each the im2col tile's dot product, the epilogue
+// applied as the rows are moved into y: the bits of run_conv_rows and of im2col.
+Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const ConvPlan& plan, const float* x,
                      const float* packed_weights, const float* bias, const float* residual,
                      const std::optional<ir::FusedClamp>& clamp, const ChannelProgram& post, float* y);
 
