@@ -53,15 +53,15 @@ struct WinogradOutputStep {
   float min = 0.0f, max = 0.0f;
 };
 
+// The widest panel the transforms write (the tiles' panels are at most 32 wide).
+constexpr int64_t kMaxPanelWidth = 32;
+
 // The transforms' scratch for a band, in floats, with vectors of `lanes` floats: the input
 // transform's zero-padded input rows (window columns T k + j of every block fit, k rounded
 // up to whole vectors), two sets (for alternate channels) of strips of window values (one
 // per position in the block, whole vectors of blocks and one more: a row's last vector
-// spills into the next row's place), and the transformed blocks; the output transform's T^2 rows of outputs per block (and a
-// vector more).
-// The widest panel the transforms write (the tiles' panels are at most 32 wide).
-constexpr int64_t kMaxPanelWidth = 32;
-
+// spills into the next row's place), and the transformed blocks; the output transform's
+// T^2 rows of outputs per block (and a vector more).
 struct WinogradScratch {
   int64_t lanes = 0;  // the band's blocks rounded up to whole vectors
   int64_t input_rows = 0, padded_width = 0, strip = 0;

@@ -51,11 +51,17 @@ inline float grid_epilogue(float v, bool has_bias, float bias, const float* resi
   return v;
 }
 
+// Whether a group's packed weights are small enough to be read again for every block of
+// output rows (conv_rows).
+bool weights_fit(const ConvPlan& plan, const kernels::F32GemmKernel& tile) {
+  const int64_t weight_bytes = kernels::panel_count(plan.out_per_group(), tile.mr) * tile.mr * plan.taps() * 4;
+  return 2 * weight_bytes <= kernels::l2_cache_bytes();
+}
+
 }  // namespace
 
-bool conv_weights_fit(int64_t out_per_group, int64_t taps, const kernels::F32GemmKernel& tile) {
-  const int64_t weight_bytes = kernels::panel_count(out_per_group, tile.mr) * tile.mr * taps * 4;
-  return 2 * weight_bytes <= kernels::l2_cache_bytes();
+bool conv_grid_input_fits(int64_t split_floats) {
+  return 2 * split_floats * int64_t{sizeof(float)} <= kernels::l2_cache_bytes();
 }
 
 kernels::F32Epilogue conv_epilogue(const ConvPlan& plan, int64_t n, int64_t g, const float* bias,
@@ -75,13 +81,13 @@ kernels::F32Epilogue conv_epilogue(const ConvPlan& plan, int64_t n, int64_t g, c
 }
 
 bool conv_rows_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile) {
-  return plan.window.rank() == 2 && !plan.is_pointwise() && plan.window.out[1] > tile.nr &&
-         conv_weights_fit(plan.out_per_group(), plan.taps(), tile);
+  return plan.window.rank() == 2 && !plan.is_pointwise() && plan.window.out[1] > tile.nr && weights_fit(plan, tile);
 }
 
 bool conv_grid_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile) {
-  return plan.window.rank() == 2 && !plan.is_pointwise() && plan.window.out[1] <= tile.nr &&
-         conv_weights_fit(plan.out_per_group(), plan.taps(), tile);
+  if (plan.window.rank() != 2 || plan.is_pointwise() || plan.window.out[1] > tile.nr) return false;
+  const kernels::PhasePlanes pp = kernels::phase_planes(plan.window.image());
+  return conv_grid_input_fits(plan.in_per_group() * pp.channel_floats());
 }
 
 Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const ConvPlan& plan, const float* x,

@@ -14,10 +14,6 @@
 
 namespace twinrt::nn {
 
-// Whether a group's packed weights are small enough to be read again for every block of
-// outputs (conv_rows and conv_grid).
-bool conv_weights_fit(int64_t out_per_group, int64_t taps, const kernels::F32GemmKernel& tile);
-
 // Whether conv_rows takes the convolution: 2-D windows other than pointwise, rows of outputs
 // wider than one panel (a row's last panel is partly empty; the tile then runs half its
 // vectors where it can: on SqueezeNet's 55-wide rows of 16 input channels that still beat
@@ -25,11 +21,14 @@ bool conv_weights_fit(int64_t out_per_group, int64_t taps, const kernels::F32Gem
 // weights small enough to be read again for every block of rows.
 bool conv_rows_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile);
 
-// Whether conv_grid takes the convolution: as conv_rows, with rows of outputs at most one
-// panel wide. Its products run along the phase planes' grid, rows of `cols` positions one
-// after the other, so that each tile is full (13 outputs of a 32-wide tile per row, the
-// rest wasted, before); the columns whose windows overhang a row are computed and dropped.
+// Whether conv_grid takes the convolution: 2-D windows other than pointwise, rows of outputs
+// at most one panel wide, and a group's split input small enough to be read again for
+// every panel of weights (conv_grid_input_fits). Its products run along the phase planes'
+// grid, rows of `cols` positions one after the other, so that each tile is full (13 outputs
+// of a 32-wide tile per row, the rest wasted, before); the columns whose windows overhang a
+// row are computed and dropped.
 bool conv_grid_applies(const ConvPlan& plan, const kernels::F32GemmKernel& tile);
+bool conv_grid_input_fits(int64_t split_floats);
 
 // The tile epilogue of image n, group g's product (its output channels' rows of
 // positions): bias and residual (either may be null), then the clamp. Also conv.cc's.

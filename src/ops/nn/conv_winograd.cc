@@ -94,7 +94,7 @@ int64_t grid_cost(const kernels::F32GemmKernel& tile, int64_t out, int64_t out_h
 // Whether the grid product (conv_rows.h) computes this convolution for less than Winograd.
 bool grid_is_cheaper(const kernels::F32GemmKernel& tile, WinogradLayout layout, int64_t in, int64_t out,
                      int64_t out_h, int64_t out_w) {
-  if (out_w > tile.nr || !conv_weights_fit(out, in * 9, tile)) return false;
+  if (out_w > tile.nr || !conv_grid_input_fits(in * (out_h + 2) * (out_w + 2))) return false;
   const int64_t blocks = ceil_div(out_h, layout.tile) * ceil_div(out_w, layout.tile);
   const int64_t winograd = layout_cost(tile, layout, in, out, out_h, out_w) +
                            kTransformCost * kernels::winograd_points(layout.tile) * blocks;
