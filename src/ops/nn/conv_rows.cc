@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <vector>
 
 #include "kernels/conv/f32_phase_planes.h"
@@ -37,6 +38,27 @@ Result<SplitInput> split_input(ThreadPool& pool, const ConvPlan& plan, const ker
   SplitInput in{split, std::vector<int64_t>(static_cast<size_t>(plan.taps()))};
   kernels::phase_tap_offsets(win, plan.in_per_group(), in.offsets.data());
   return in;
+}
+
+// fn(pool, n, g) for every image n and group g. With two of them per thread or more, whole
+// ones on each thread: RegNet's grouped 3x3 convolutions (56 groups of 8 channels at 14 x 14)
+// spent more time handing each group's pieces to the threads than computing them, 2 threads
+// slower than 1.
+Status for_each_image_group(ThreadPool& pool, const ConvPlan& plan,
+                            const std::function<Status(ThreadPool&, int64_t, int64_t)>& fn) {
+  const int64_t count = plan.batch * plan.group;
+  if (pool.size() > 1 && count >= 2 * int64_t{pool.size()}) {
+    std::vector<Status> status(static_cast<size_t>(count));
+    pool.parallel_for(count, 1, [&](int64_t begin, int64_t end) {
+      ThreadPool serial(1);
+      for (int64_t i = begin; i < end; ++i) status[static_cast<size_t>(i)] = fn(serial, i / plan.group, i % plan.group);
+    });
+    for (Status& st : status) TRY(st);
+    return Status::ok();
+  }
+  for (int64_t n = 0; n < plan.batch; ++n)
+    for (int64_t g = 0; g < plan.group; ++g) TRY(fn(pool, n, g));
+  return Status::ok();
 }
 
 // The tile epilogue's steps (kernels/gemm/f32_gemm.h) on one product, each rounded.
@@ -99,44 +121,44 @@ Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
   const int64_t out_h = win.out[0], out_w = win.out[1], positions = out_h * out_w;
   const int64_t in_size = plan.window.in_size();
   const int64_t m_panels = kernels::panel_count(mg, tile.mr), a_panel = k * tile.mr;
-  const int64_t rows_per_block = (out_h + pool.size() * kBlocksPerThread - 1) / (pool.size() * kBlocksPerThread);
-  const int64_t blocks = (out_h + rows_per_block - 1) / rows_per_block;
-  for (int64_t n = 0; n < plan.batch; ++n)
-    for (int64_t g = 0; g < plan.group; ++g) {
-      // A row's last tile reads nr floats from its column on: past the split's end, zeros.
-      ASSIGN_OR_RETURN(const SplitInput in,
-                       split_input(pool, plan, pp, x + (n * plan.in_channels + g * cin) * in_size, tile.nr));
-      const kernels::F32Epilogue epilogue = conv_epilogue(plan, n, g, bias, residual, clamp);
-      float* c = y + (n * plan.out_channels + g * mg) * positions;
-      const float* a = packed_weights + g * m_panels * a_panel;
-      pool.parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
-        kernels::F32TileArgs args;
-        args.k = k;
-        args.b_offsets = in.offsets.data();
-        args.ldc = positions;
-        args.epilogue = &epilogue;
-        for (int64_t block = b0; block < b1; ++block) {
-          const int64_t oh0 = block * rows_per_block, oh1 = std::min(out_h, oh0 + rows_per_block);
-          for (int64_t i = 0; i < m_panels; ++i) {
-            args.a = a + i * a_panel;
-            args.row0 = i * tile.mr;
-            args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
-            for (int64_t oh = oh0; oh < oh1; ++oh)
-              for (int64_t ow = 0; ow < out_w; ow += tile.nr) {
-                args.b = in.split + oh * pp.cols + ow;
-                args.col0 = oh * out_w + ow;
-                args.cols = static_cast<int>(std::min<int64_t>(tile.nr, out_w - ow));
-                args.c = c + args.row0 * positions + args.col0;
-                tile.tile(args);
-              }
-            if (post.active())
-              post.apply_rows(c + args.row0 * positions + oh0 * out_w, positions, args.rows, (oh1 - oh0) * out_w,
-                              g * mg + args.row0);
-          }
+  return for_each_image_group(pool, plan, [&](ThreadPool& threads, int64_t n, int64_t g) -> Status {
+    const int64_t per_block = threads.size() * kBlocksPerThread;
+    const int64_t rows_per_block = (out_h + per_block - 1) / per_block;
+    const int64_t blocks = (out_h + rows_per_block - 1) / rows_per_block;
+    // A row's last tile reads nr floats from its column on: past the split's end, zeros.
+    ASSIGN_OR_RETURN(const SplitInput in,
+                     split_input(threads, plan, pp, x + (n * plan.in_channels + g * cin) * in_size, tile.nr));
+    const kernels::F32Epilogue epilogue = conv_epilogue(plan, n, g, bias, residual, clamp);
+    float* c = y + (n * plan.out_channels + g * mg) * positions;
+    const float* a = packed_weights + g * m_panels * a_panel;
+    threads.parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
+      kernels::F32TileArgs args;
+      args.k = k;
+      args.b_offsets = in.offsets.data();
+      args.ldc = positions;
+      args.epilogue = &epilogue;
+      for (int64_t block = b0; block < b1; ++block) {
+        const int64_t oh0 = block * rows_per_block, oh1 = std::min(out_h, oh0 + rows_per_block);
+        for (int64_t i = 0; i < m_panels; ++i) {
+          args.a = a + i * a_panel;
+          args.row0 = i * tile.mr;
+          args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
+          for (int64_t oh = oh0; oh < oh1; ++oh)
+            for (int64_t ow = 0; ow < out_w; ow += tile.nr) {
+              args.b = in.split + oh * pp.cols + ow;
+              args.col0 = oh * out_w + ow;
+              args.cols = static_cast<int>(std::min<int64_t>(tile.nr, out_w - ow));
+              args.c = c + args.row0 * positions + args.col0;
+              tile.tile(args);
+            }
+          if (post.active())
+            post.apply_rows(c + args.row0 * positions + oh0 * out_w, positions, args.rows, (oh1 - oh0) * out_w,
+                            g * mg + args.row0);
         }
-      });
-    }
-  return Status::ok();
+      }
+    });
+    return Status::ok();
+  });
 }
 
 Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const ConvPlan& plan, const float* x,
@@ -150,9 +172,6 @@ Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
   // Chunks of whole tiles along the grid: with the row panels, enough tasks for every
   // thread to take more (a chunk of grid rows would end in a partial tile each).
   const int64_t tiles = kernels::panel_count(grid, tile.nr);
-  const int64_t want = pool.size() == 1 ? 1 : (pool.size() * kBlocksPerThread + m_panels - 1) / m_panels;
-  const int64_t tiles_per_chunk = (tiles + want - 1) / want, chunk = tiles_per_chunk * tile.nr;
-  const int64_t chunks = (tiles + tiles_per_chunk - 1) / tiles_per_chunk;
   // The output index of the first grid position at or after p whose window does not overhang its row.
   const auto output_at = [&](int64_t p) {
     const int64_t oh = p / pp.cols, ow = p % pp.cols;
@@ -160,61 +179,62 @@ Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
   };
   kernels::F32Epilogue clamp_only;
   set_epilogue_clamp(clamp_only, clamp);
-  for (int64_t n = 0; n < plan.batch; ++n)
-    for (int64_t g = 0; g < plan.group; ++g) {
-      // The last tile reads nr floats from its position on, and the taps reach past the
-      // grid's last row by up to cols - out_w more.
-      ASSIGN_OR_RETURN(const SplitInput in, split_input(pool, plan, pp,
-                                                        x + (n * plan.in_channels + g * cin) * plan.window.in_size(),
-                                                        tile.nr + pp.cols));
-      const float* a = packed_weights + g * m_panels * a_panel;
-      const int64_t c0 = n * plan.out_channels + g * mg;  // the group's first output plane
-      std::atomic<bool> no_memory{false};
-      pool.parallel_for(m_panels * chunks, 1, [&](int64_t t0, int64_t t1) {
-        float* products = thread_scratch<ConvGridRows>(tile.mr * chunk);
-        if (!products) {
-          no_memory = true;
-          return;
+  return for_each_image_group(pool, plan, [&](ThreadPool& threads, int64_t n, int64_t g) -> Status {
+    const int64_t want = threads.size() == 1 ? 1 : (threads.size() * kBlocksPerThread + m_panels - 1) / m_panels;
+    const int64_t tiles_per_chunk = (tiles + want - 1) / want, chunk = tiles_per_chunk * tile.nr;
+    const int64_t chunks = (tiles + tiles_per_chunk - 1) / tiles_per_chunk;
+    // The last tile reads nr floats from its position on, and the taps reach past the
+    // grid's last row by up to cols - out_w more.
+    const float* image = x + (n * plan.in_channels + g * cin) * plan.window.in_size();
+    ASSIGN_OR_RETURN(const SplitInput in, split_input(threads, plan, pp, image, tile.nr + pp.cols));
+    const float* a = packed_weights + g * m_panels * a_panel;
+    const int64_t c0 = n * plan.out_channels + g * mg;  // the group's first output plane
+    std::atomic<bool> no_memory{false};
+    threads.parallel_for(m_panels * chunks, 1, [&](int64_t t0, int64_t t1) {
+      float* products = thread_scratch<ConvGridRows>(tile.mr * chunk);
+      if (!products) {
+        no_memory = true;
+        return;
+      }
+      kernels::F32TileArgs args;
+      args.k = k;
+      args.b_offsets = in.offsets.data();
+      args.ldc = chunk;
+      for (int64_t task = t0; task < t1; ++task) {
+        const int64_t i = task / chunks, first = task % chunks * chunk, end = std::min(grid, first + chunk);
+        args.a = a + i * a_panel;
+        args.row0 = i * tile.mr;
+        args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
+        for (int64_t p = first; p < end; p += tile.nr) {
+          args.b = in.split + p;
+          args.col0 = p - first;
+          args.cols = static_cast<int>(std::min<int64_t>(tile.nr, end - p));
+          args.c = products + args.col0;
+          tile.tile(args);
         }
-        kernels::F32TileArgs args;
-        args.k = k;
-        args.b_offsets = in.offsets.data();
-        args.ldc = chunk;
-        for (int64_t task = t0; task < t1; ++task) {
-          const int64_t i = task / chunks, first = task % chunks * chunk, end = std::min(grid, first + chunk);
-          args.a = a + i * a_panel;
-          args.row0 = i * tile.mr;
-          args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
-          for (int64_t p = first; p < end; p += tile.nr) {
-            args.b = in.split + p;
-            args.col0 = p - first;
-            args.cols = static_cast<int>(std::min<int64_t>(tile.nr, end - p));
-            args.c = products + args.col0;
-            tile.tile(args);
+        // Into y, with the epilogue; the grid's columns past out_w (windows that overhang
+        // the row) are dropped.
+        for (int r = 0; r < args.rows; ++r) {
+          const int64_t o = args.row0 + r;
+          const float b = bias ? bias[g * mg + o] : 0.0f;
+          float* plane = y + (c0 + o) * positions;
+          const float* res = residual ? residual + (c0 + o) * positions : nullptr;
+          for (int64_t oh = first / pp.cols; oh * pp.cols < end; ++oh) {
+            const int64_t row = oh * pp.cols, ow0 = std::max<int64_t>(0, first - row);
+            const int64_t ow1 = std::min(out_w, end - row);
+            const float* src = products + r * chunk + row - first;
+            for (int64_t ow = ow0; ow < ow1; ++ow)
+              plane[oh * out_w + ow] = grid_epilogue(src[ow], bias != nullptr, b, res, oh * out_w + ow, clamp_only);
           }
-          // Into y, with the epilogue; the grid's columns past out_w (windows that overhang
-          // the row) are dropped.
-          for (int r = 0; r < args.rows; ++r) {
-            const int64_t o = args.row0 + r;
-            const float b = bias ? bias[g * mg + o] : 0.0f;
-            float* plane = y + (c0 + o) * positions;
-            const float* res = residual ? residual + (c0 + o) * positions : nullptr;
-            for (int64_t oh = first / pp.cols; oh * pp.cols < end; ++oh) {
-              const int64_t row = oh * pp.cols, ow0 = std::max<int64_t>(0, first - row);
-              const int64_t ow1 = std::min(out_w, end - row);
-              const float* src = products + r * chunk + row - first;
-              for (int64_t ow = ow0; ow < ow1; ++ow)
-                plane[oh * out_w + ow] = grid_epilogue(src[ow], bias != nullptr, b, res, oh * out_w + ow, clamp_only);
-            }
-          }
-          const int64_t y0 = output_at(first), y1 = output_at(end);
-          if (post.active() && y1 > y0)
-            post.apply_rows(y + (c0 + args.row0) * positions + y0, positions, args.rows, y1 - y0, g * mg + args.row0);
         }
-      });
-      if (no_memory) return out_of_memory("no memory for a convolution's rows of products");
-    }
-  return Status::ok();
+        const int64_t y0 = output_at(first), y1 = output_at(end);
+        if (post.active() && y1 > y0)
+          post.apply_rows(y + (c0 + args.row0) * positions + y0, positions, args.rows, y1 - y0, g * mg + args.row0);
+      }
+    });
+    if (no_memory) return out_of_memory("no memory for a convolution's rows of products");
+    return Status::ok();
+  });
 }
 
 }  // namespace twinrt::nn
