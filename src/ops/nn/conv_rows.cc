@@ -19,36 +19,25 @@ constexpr int64_t kBlocksPerThread = 6;
 struct ConvPhases;  // owner of the split input's thread scratch
 struct ConvGridRows;  // owner of a grid task's rows of products
 
-// Image n, group g's input split into phase planes (in the calling thread's scratch, with
-// zeros past the end for the last tiles' reads), and each tap's place in the split.
-struct SplitInput {
-  const float* split = nullptr;
-  std::vector<int64_t> offsets;
-};
-
-Result<SplitInput> split_input(ThreadPool& pool, const ConvPlan& plan, const kernels::PhasePlanes& pp,
-                               const float* image, int64_t tail) {
+// An image's group of input planes split into phase planes over `pool`'s threads, in the
+// calling thread's scratch with zeros past the end for the last tiles' reads; null when out
+// of memory.
+float* split_planes(ThreadPool& pool, const ConvPlan& plan, const kernels::PhasePlanes& pp, const float* image,
+                    int64_t tail) {
   const kernels::ImageWindow win = plan.window.image();
-  const int64_t planes = plan.in_per_group() * pp.stride_h * pp.stride_w;
-  const int64_t floats = planes * pp.plane_floats() + tail;
-  float* split = thread_scratch<ConvPhases>(floats);
-  if (!split) return out_of_memory("no memory for " + std::to_string(floats * 4) + " bytes of phase planes");
-  std::fill(split + planes * pp.plane_floats(), split + floats, 0.0f);
+  const int64_t planes = plan.in_per_group() * pp.stride_h * pp.stride_w, floats = planes * pp.plane_floats();
+  float* split = thread_scratch<ConvPhases>(floats + tail);
+  if (!split) return nullptr;
+  std::fill(split + floats, split + floats + tail, 0.0f);
   pool.parallel_for(planes, 1, [&](int64_t q0, int64_t q1) { kernels::f32_split_phases(win, image, q0, q1, split); });
-  SplitInput in{split, std::vector<int64_t>(static_cast<size_t>(plan.taps()))};
-  kernels::phase_tap_offsets(win, plan.in_per_group(), in.offsets.data());
-  return in;
+  return split;
 }
 
-// The calling thread's own split of `image` (as split_input, on this thread alone), or null
-// when out of memory.
-float* own_split(const ConvPlan& plan, const kernels::PhasePlanes& pp, const float* image, int64_t tail) {
-  const int64_t planes = plan.in_per_group() * pp.stride_h * pp.stride_w;
-  float* split = thread_scratch<ConvPhases>(planes * pp.plane_floats() + tail);
-  if (!split) return nullptr;
-  std::fill(split + planes * pp.plane_floats(), split + planes * pp.plane_floats() + tail, 0.0f);
-  kernels::f32_split_phases(plan.window.image(), image, 0, planes, split);
-  return split;
+// Each tap's place in the split (kernels/conv/f32_phase_planes.h).
+std::vector<int64_t> tap_offsets(const ConvPlan& plan) {
+  std::vector<int64_t> offsets(static_cast<size_t>(plan.taps()));
+  kernels::phase_tap_offsets(plan.window.image(), plan.in_per_group(), offsets.data());
+  return offsets;
 }
 
 // fn(pool, n, g) for every image n and group g. With two of them per thread or more, whole
@@ -137,15 +126,16 @@ Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
     const int64_t rows_per_block = (out_h + per_block - 1) / per_block;
     const int64_t blocks = (out_h + rows_per_block - 1) / rows_per_block;
     // A row's last tile reads nr floats from its column on: past the split's end, zeros.
-    ASSIGN_OR_RETURN(const SplitInput in,
-                     split_input(threads, plan, pp, x + (n * plan.in_channels + g * cin) * in_size, tile.nr));
+    const float* split = split_planes(threads, plan, pp, x + (n * plan.in_channels + g * cin) * in_size, tile.nr);
+    if (!split) return out_of_memory("no memory for a convolution's phase planes");
+    const std::vector<int64_t> offsets = tap_offsets(plan);
     const kernels::F32Epilogue epilogue = conv_epilogue(plan, n, g, bias, residual, clamp);
     float* c = y + (n * plan.out_channels + g * mg) * positions;
     const float* a = packed_weights + g * m_panels * a_panel;
     threads.parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
       kernels::F32TileArgs args;
       args.k = k;
-      args.b_offsets = in.offsets.data();
+      args.b_offsets = offsets.data();
       args.ldc = positions;
       args.epilogue = &epilogue;
       for (int64_t block = b0; block < b1; ++block) {
@@ -156,7 +146,7 @@ Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
           args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
           for (int64_t oh = oh0; oh < oh1; ++oh)
             for (int64_t ow = 0; ow < out_w; ow += tile.nr) {
-              args.b = in.split + oh * pp.cols + ow;
+              args.b = split + oh * pp.cols + ow;
               args.col0 = oh * out_w + ow;
               args.cols = static_cast<int>(std::min<int64_t>(tile.nr, out_w - ow));
               args.c = c + args.row0 * positions + args.col0;
@@ -200,8 +190,7 @@ Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
     const float* a = packed_weights + g * m_panels * a_panel;
     const int64_t c0 = n * plan.out_channels + g * mg;  // the group's first output plane
     const int64_t tail = tile.nr + pp.cols, tasks = m_panels * chunks;
-    std::vector<int64_t> offsets(static_cast<size_t>(k));
-    kernels::phase_tap_offsets(win, cin, offsets.data());
+    const std::vector<int64_t> offsets = tap_offsets(plan);
     // Each thread splits the input itself, once it has a task, and reads only its own copy:
     // a split made by both threads and read whole by each crossed between the cores (on
     // the Zen 5 VM DenseNet's 14 x 14 layers took 2.6 times as long at 2 threads as at 1).
@@ -210,7 +199,8 @@ Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
     const auto run_slot = [&] {
       int64_t task = claims.claim();
       if (task < 0) return;
-      float* split = own_split(plan, pp, image, tail);
+      ThreadPool alone(1);
+      float* split = split_planes(alone, plan, pp, image, tail);
       float* products = thread_scratch<ConvGridRows>(tile.mr * chunk);
       if (!split || !products) {
         no_memory = true;
@@ -255,7 +245,7 @@ Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
     threads.parallel_for(std::min<int64_t>(threads.size(), tasks), 1, [&](int64_t s0, int64_t s1) {
       for (int64_t slot = s0; slot < s1; ++slot) run_slot();
     });
-    if (no_memory) return out_of_memory("no memory for a convolution's split input or rows of products");
+    if (no_memory) return out_of_memory("no memory for a convolution's phase planes or rows of products");
     return Status::ok();
   });
 }
