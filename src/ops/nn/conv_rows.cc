@@ -19,17 +19,14 @@ constexpr int64_t kBlocksPerThread = 6;
 struct ConvPhases;  // owner of the split input's thread scratch
 struct ConvGridRows;  // owner of a grid task's rows of products
 
-// An image's group of input planes split into phase planes over `pool`'s threads, in the
-// calling thread's scratch with zeros past the end for the last tiles' reads; null when out
-// of memory.
-float* split_planes(ThreadPool& pool, const ConvPlan& plan, const kernels::PhasePlanes& pp, const float* image,
-                    int64_t tail) {
-  const kernels::ImageWindow win = plan.window.image();
+// An image's group of input planes split into phase planes, in the calling thread's
+// scratch with zeros past the end for the last tiles' reads; null when out of memory.
+float* split_planes(const ConvPlan& plan, const kernels::PhasePlanes& pp, const float* image, int64_t tail) {
   const int64_t planes = plan.in_per_group() * pp.stride_h * pp.stride_w, floats = planes * pp.plane_floats();
   float* split = thread_scratch<ConvPhases>(floats + tail);
   if (!split) return nullptr;
   std::fill(split + floats, split + floats + tail, 0.0f);
-  pool.parallel_for(planes, 1, [&](int64_t q0, int64_t q1) { kernels::f32_split_phases(win, image, q0, q1, split); });
+  kernels::f32_split_phases(plan.window.image(), image, 0, planes, split);
   return split;
 }
 
@@ -38,6 +35,27 @@ std::vector<int64_t> tap_offsets(const ConvPlan& plan) {
   std::vector<int64_t> offsets(static_cast<size_t>(plan.taps()));
   kernels::phase_tap_offsets(plan.window.image(), plan.in_per_group(), offsets.data());
   return offsets;
+}
+
+// run(task, split) for every task in [0, count) on `threads`: each thread splits the image
+// itself once it has a task, and reads only its own copy. A split made by both threads and
+// read whole by each crossed between the cores (on the Zen 5 VM DenseNet's 14 x 14 grid
+// layers took 2.6 times as long at 2 threads as at 1). False when out of memory.
+bool run_on_own_splits(ThreadPool& threads, int64_t count, const ConvPlan& plan, const kernels::PhasePlanes& pp,
+                       const float* image, int64_t tail, const std::function<bool(int64_t, const float*)>& run) {
+  ShareClaims claims(count, threads.size());
+  std::atomic<bool> ok{true};
+  threads.parallel_for(std::min<int64_t>(threads.size(), count), 1, [&](int64_t s0, int64_t s1) {
+    for (int64_t slot = s0; slot < s1; ++slot) {
+      int64_t task = claims.claim();
+      if (task < 0) return;
+      const float* split = split_planes(plan, pp, image, tail);
+      for (; split && task >= 0; task = claims.claim())
+        if (!run(task, split)) break;
+      if (!split || task >= 0) ok = false;
+    }
+  });
+  return ok;
 }
 
 // fn(pool, n, g) for every image n and group g. With two of them per thread or more, whole
@@ -125,40 +143,38 @@ Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
     const int64_t per_block = threads.size() * kBlocksPerThread;
     const int64_t rows_per_block = (out_h + per_block - 1) / per_block;
     const int64_t blocks = (out_h + rows_per_block - 1) / rows_per_block;
-    // A row's last tile reads nr floats from its column on: past the split's end, zeros.
-    const float* split = split_planes(threads, plan, pp, x + (n * plan.in_channels + g * cin) * in_size, tile.nr);
-    if (!split) return out_of_memory("no memory for a convolution's phase planes");
     const std::vector<int64_t> offsets = tap_offsets(plan);
     const kernels::F32Epilogue epilogue = conv_epilogue(plan, n, g, bias, residual, clamp);
     float* c = y + (n * plan.out_channels + g * mg) * positions;
     const float* a = packed_weights + g * m_panels * a_panel;
-    threads.parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
+    // A row's last tile reads nr floats from its column on: past the split's end, zeros.
+    const float* image = x + (n * plan.in_channels + g * cin) * in_size;
+    const bool ok = run_on_own_splits(threads, blocks, plan, pp, image, tile.nr, [&](int64_t block, const float* split) {
       kernels::F32TileArgs args;
       args.k = k;
       args.b_offsets = offsets.data();
       args.ldc = positions;
       args.epilogue = &epilogue;
-      for (int64_t block = b0; block < b1; ++block) {
-        const int64_t oh0 = block * rows_per_block, oh1 = std::min(out_h, oh0 + rows_per_block);
-        for (int64_t i = 0; i < m_panels; ++i) {
-          args.a = a + i * a_panel;
-          args.row0 = i * tile.mr;
-          args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
-          for (int64_t oh = oh0; oh < oh1; ++oh)
-            for (int64_t ow = 0; ow < out_w; ow += tile.nr) {
-              args.b = split + oh * pp.cols + ow;
-              args.col0 = oh * out_w + ow;
-              args.cols = static_cast<int>(std::min<int64_t>(tile.nr, out_w - ow));
-              args.c = c + args.row0 * positions + args.col0;
-              tile.tile(args);
-            }
-          if (post.active())
-            post.apply_rows(c + args.row0 * positions + oh0 * out_w, positions, args.rows, (oh1 - oh0) * out_w,
-                            g * mg + args.row0);
-        }
+      const int64_t oh0 = block * rows_per_block, oh1 = std::min(out_h, oh0 + rows_per_block);
+      for (int64_t i = 0; i < m_panels; ++i) {
+        args.a = a + i * a_panel;
+        args.row0 = i * tile.mr;
+        args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
+        for (int64_t oh = oh0; oh < oh1; ++oh)
+          for (int64_t ow = 0; ow < out_w; ow += tile.nr) {
+            args.b = split + oh * pp.cols + ow;
+            args.col0 = oh * out_w + ow;
+            args.cols = static_cast<int>(std::min<int64_t>(tile.nr, out_w - ow));
+            args.c = c + args.row0 * positions + args.col0;
+            tile.tile(args);
+          }
+        if (post.active())
+          post.apply_rows(c + args.row0 * positions + oh0 * out_w, positions, args.rows, (oh1 - oh0) * out_w,
+                          g * mg + args.row0);
       }
+      return true;
     });
-    return Status::ok();
+    return ok ? Status::ok() : out_of_memory("no memory for a convolution's phase planes");
   });
 }
 
@@ -189,64 +205,48 @@ Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
     const float* image = x + (n * plan.in_channels + g * cin) * plan.window.in_size();
     const float* a = packed_weights + g * m_panels * a_panel;
     const int64_t c0 = n * plan.out_channels + g * mg;  // the group's first output plane
-    const int64_t tail = tile.nr + pp.cols, tasks = m_panels * chunks;
+    const int64_t tasks = m_panels * chunks;
     const std::vector<int64_t> offsets = tap_offsets(plan);
-    // Each thread splits the input itself, once it has a task, and reads only its own copy:
-    // a split made by both threads and read whole by each crossed between the cores (on
-    // the Zen 5 VM DenseNet's 14 x 14 layers took 2.6 times as long at 2 threads as at 1).
-    ShareClaims claims(tasks, threads.size());
-    std::atomic<bool> no_memory{false};
-    const auto run_slot = [&] {
-      int64_t task = claims.claim();
-      if (task < 0) return;
-      ThreadPool alone(1);
-      float* split = split_planes(alone, plan, pp, image, tail);
+    const bool ok = run_on_own_splits(threads, tasks, plan, pp, image, tile.nr + pp.cols,
+                                      [&](int64_t task, const float* split) {
       float* products = thread_scratch<ConvGridRows>(tile.mr * chunk);
-      if (!split || !products) {
-        no_memory = true;
-        return;
-      }
+      if (!products) return false;
       kernels::F32TileArgs args;
       args.k = k;
       args.b_offsets = offsets.data();
       args.ldc = chunk;
-      for (; task >= 0; task = claims.claim()) {
-        const int64_t i = task / chunks, first = task % chunks * chunk, end = std::min(grid, first + chunk);
-        args.a = a + i * a_panel;
-        args.row0 = i * tile.mr;
-        args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
-        for (int64_t p = first; p < end; p += tile.nr) {
-          args.b = split + p;
-          args.col0 = p - first;
-          args.cols = static_cast<int>(std::min<int64_t>(tile.nr, end - p));
-          args.c = products + args.col0;
-          tile.tile(args);
-        }
-        // Into y, with the epilogue; the grid's columns past out_w (windows that overhang
-        // the row) are dropped.
-        for (int r = 0; r < args.rows; ++r) {
-          const int64_t o = args.row0 + r;
-          const float b = bias ? bias[g * mg + o] : 0.0f;
-          float* plane = y + (c0 + o) * positions;
-          const float* res = residual ? residual + (c0 + o) * positions : nullptr;
-          for (int64_t oh = first / pp.cols; oh * pp.cols < end; ++oh) {
-            const int64_t row = oh * pp.cols, ow0 = std::max<int64_t>(0, first - row);
-            const int64_t ow1 = std::min(out_w, end - row);
-            const float* src = products + r * chunk + row - first;
-            for (int64_t ow = ow0; ow < ow1; ++ow)
-              plane[oh * out_w + ow] = grid_epilogue(src[ow], bias != nullptr, b, res, oh * out_w + ow, clamp_only);
-          }
-        }
-        const int64_t y0 = output_at(first), y1 = output_at(end);
-        if (post.active() && y1 > y0)
-          post.apply_rows(y + (c0 + args.row0) * positions + y0, positions, args.rows, y1 - y0, g * mg + args.row0);
+      const int64_t i = task / chunks, first = task % chunks * chunk, end = std::min(grid, first + chunk);
+      args.a = a + i * a_panel;
+      args.row0 = i * tile.mr;
+      args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
+      for (int64_t p = first; p < end; p += tile.nr) {
+        args.b = split + p;
+        args.col0 = p - first;
+        args.cols = static_cast<int>(std::min<int64_t>(tile.nr, end - p));
+        args.c = products + args.col0;
+        tile.tile(args);
       }
-    };
-    threads.parallel_for(std::min<int64_t>(threads.size(), tasks), 1, [&](int64_t s0, int64_t s1) {
-      for (int64_t slot = s0; slot < s1; ++slot) run_slot();
+      // Into y, with the epilogue; the grid's columns past out_w (windows that overhang
+      // the row) are dropped.
+      for (int r = 0; r < args.rows; ++r) {
+        const int64_t o = args.row0 + r;
+        const float b = bias ? bias[g * mg + o] : 0.0f;
+        float* plane = y + (c0 + o) * positions;
+        const float* res = residual ? residual + (c0 + o) * positions : nullptr;
+        for (int64_t oh = first / pp.cols; oh * pp.cols < end; ++oh) {
+          const int64_t row = oh * pp.cols, ow0 = std::max<int64_t>(0, first - row);
+          const int64_t ow1 = std::min(out_w, end - row);
+          const float* src = products + r * chunk + row - first;
+          for (int64_t ow = ow0; ow < ow1; ++ow)
+            plane[oh * out_w + ow] = grid_epilogue(src[ow], bias != nullptr, b, res, oh * out_w + ow, clamp_only);
+        }
+      }
+      const int64_t y0 = output_at(first), y1 = output_at(end);
+      if (post.active() && y1 > y0)
+        post.apply_rows(y + (c0 + args.row0) * positions + y0, positions, args.rows, y1 - y0, g * mg + args.row0);
+      return true;
     });
-    if (no_memory) return out_of_memory("no memory for a convolution's phase planes or rows of products");
-    return Status::ok();
+    return ok ? Status::ok() : out_of_memory("no memory for a convolution's phase planes or rows of products");
   });
 }
 
