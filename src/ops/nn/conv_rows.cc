@@ -80,10 +80,9 @@ Status for_each_image_group(ThreadPool& pool, const ConvPlan& plan,
 }
 
 // The tile epilogue's steps (kernels/gemm/f32_gemm.h) on one product, each rounded.
-inline float grid_epilogue(float v, bool has_bias, float bias, const float* residual, int64_t i,
-                           const kernels::F32Epilogue& clamp) {
-  if (has_bias) v = v + bias;
-  if (residual) v = v + residual[i];
+inline float grid_epilogue(float v, const float* bias, const float* residual, const kernels::F32Epilogue& clamp) {
+  if (bias) v = v + *bias;
+  if (residual) v = v + *residual;
   if (clamp.clamp) {
     v = v < clamp.min ? clamp.min : v;
     v = v > clamp.max ? clamp.max : v;
@@ -139,11 +138,11 @@ Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
   const int64_t out_h = win.out[0], out_w = win.out[1], positions = out_h * out_w;
   const int64_t in_size = plan.window.in_size();
   const int64_t m_panels = kernels::panel_count(mg, tile.mr), a_panel = k * tile.mr;
+  const std::vector<int64_t> offsets = tap_offsets(plan);
   return for_each_image_group(pool, plan, [&](ThreadPool& threads, int64_t n, int64_t g) -> Status {
     const int64_t per_block = threads.size() * kBlocksPerThread;
     const int64_t rows_per_block = (out_h + per_block - 1) / per_block;
     const int64_t blocks = (out_h + rows_per_block - 1) / rows_per_block;
-    const std::vector<int64_t> offsets = tap_offsets(plan);
     const kernels::F32Epilogue epilogue = conv_epilogue(plan, n, g, bias, residual, clamp);
     float* c = y + (n * plan.out_channels + g * mg) * positions;
     const float* a = packed_weights + g * m_panels * a_panel;
@@ -196,6 +195,7 @@ Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
   };
   kernels::F32Epilogue clamp_only;
   set_epilogue_clamp(clamp_only, clamp);
+  const std::vector<int64_t> offsets = tap_offsets(plan);
   return for_each_image_group(pool, plan, [&](ThreadPool& threads, int64_t n, int64_t g) -> Status {
     const int64_t want = threads.size() == 1 ? 1 : (threads.size() * kBlocksPerThread + m_panels - 1) / m_panels;
     const int64_t tiles_per_chunk = (tiles + want - 1) / want, chunk = tiles_per_chunk * tile.nr;
@@ -206,7 +206,6 @@ Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
     const float* a = packed_weights + g * m_panels * a_panel;
     const int64_t c0 = n * plan.out_channels + g * mg;  // the group's first output plane
     const int64_t tasks = m_panels * chunks;
-    const std::vector<int64_t> offsets = tap_offsets(plan);
     const bool ok = run_on_own_splits(threads, tasks, plan, pp, image, tile.nr + pp.cols,
                                       [&](int64_t task, const float* split) {
       float* products = thread_scratch<ConvGridRows>(tile.mr * chunk);
@@ -230,7 +229,7 @@ Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
       // the row) are dropped.
       for (int r = 0; r < args.rows; ++r) {
         const int64_t o = args.row0 + r;
-        const float b = bias ? bias[g * mg + o] : 0.0f;
+        const float* b = bias ? bias + g * mg + o : nullptr;
         float* plane = y + (c0 + o) * positions;
         const float* res = residual ? residual + (c0 + o) * positions : nullptr;
         for (int64_t oh = first / pp.cols; oh * pp.cols < end; ++oh) {
@@ -238,7 +237,7 @@ Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
           const int64_t ow1 = std::min(out_w, end - row);
           const float* src = products + r * chunk + row - first;
           for (int64_t ow = ow0; ow < ow1; ++ow)
-            plane[oh * out_w + ow] = grid_epilogue(src[ow], bias != nullptr, b, res, oh * out_w + ow, clamp_only);
+            plane[oh * out_w + ow] = grid_epilogue(src[ow], b, res ? res + oh * out_w + ow : nullptr, clamp_only);
         }
       }
       const int64_t y0 = output_at(first), y1 = output_at(end);
