@@ -27,17 +27,27 @@ namespace twinrt {
 
 class Subgraph;
 
+// Where a part of a joined block lies in it: byte offset and bytes.
+struct ArenaPart {
+  size_t offset = 0, bytes = 0;
+};
+
 // Offsets for one set of input shapes.
 struct ArenaPlan {
   std::vector<std::vector<int>> block_of;  // [step][output] -> block, -1 for the heap
   std::vector<ArenaBlock> blocks;
   ArenaLayout layout;
+  // Joined blocks (a Concat's output whose inputs are written in place, each at its part
+  // of it; see ArenaRecorder::finish): (step, output) -> its part, for every output placed
+  // in a joined block. Other outputs start their block.
+  std::map<std::pair<int, size_t>, ArenaPart> parts;
+  std::vector<bool> joined;  // per block (empty: none is)
 };
 
 // Watches one run on the heap and derives an ArenaPlan from it.
 class ArenaRecorder {
  public:
-  explicit ArenaRecorder(const Subgraph& g);
+  explicit ArenaRecorder(const Subgraph& g);  // g must outlive the recorder
   void on_output(int step, size_t index, const Tensor& t);
   void after_step(int step);  // after the step's values were released
   // Outputs whose storage is still alive now (they reach the caller) stay on the heap.
@@ -48,9 +58,13 @@ class ArenaRecorder {
     int step;
     size_t index;
     size_t bytes;
+    std::vector<int64_t> shape;
     std::weak_ptr<Storage> storage;
     int last = -1;
   };
+  // Joins the blocks of Concats' inputs to their outputs' (see finish).
+  void join_concat_parts(ArenaPlan& plan, const std::vector<size_t>& seen_of_block) const;
+  const Subgraph& graph_;
   std::vector<Seen> seen_;
   std::vector<size_t> alive_;  // indices into seen_ not known dead yet
   std::vector<size_t> outputs_per_step_;

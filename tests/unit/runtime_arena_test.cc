@@ -179,21 +179,69 @@ Value ramp(std::vector<int64_t> shape, float scale) {
   return Value::of(t);
 }
 
-TEST(ArenaExecute, RecordedPlanGivesTheHeapsBitsAndOutputsNeverViewTheArena) {
-  ir::Model m;
-  m.ir_version = 8;
-  m.opset_imports[""] = 17;
-  m.graph = std::make_shared<ir::Graph>(chain_graph());
-  auto g = compile_model(m, {});
-  ASSERT_TRUE(g) << g.status().message();
+// A compiled graph and the model its steps point into.
+struct Compiled {
+  std::unique_ptr<ir::Model> model;
+  std::shared_ptr<const Subgraph> g;
+};
+
+Compiled compiled(const ir::Graph& graph) {
+  Compiled c{std::make_unique<ir::Model>(), nullptr};
+  c.model->ir_version = 8;
+  c.model->opset_imports[""] = 17;
+  c.model->graph = std::make_shared<ir::Graph>(graph);
+  auto g = compile_model(*c.model, {});
+  EXPECT_TRUE(g) << g.status().message();
+  if (g) c.g = *g;
+  return c;
+}
+
+// The plan recorded from a heap run of `g` on `input`.
+std::shared_ptr<const ArenaPlan> recorded_plan(const Subgraph& g, const Value& input) {
+  ThreadPool pool(1);
+  ExecOptions record{Mode::kDefault, &pool};
+  ArenaRecorder recorder(g);
+  record.recorder = &recorder;
+  auto first = execute(g, {input}, {}, record);
+  EXPECT_TRUE(first) << first.status().message();
+  return recorder.finish();
+}
+
+// Runs on `plan` with three inputs of `shape` give the heap's bits, and outputs that never
+// view the arena: the next run's values do not overwrite them.
+void expect_arena_runs_give_the_heaps_bits(const Subgraph& g, std::shared_ptr<const ArenaPlan> plan,
+                                           const std::vector<int64_t>& shape) {
   ThreadPool pool(1);
   ExecOptions heap{Mode::kDefault, &pool};
-  ArenaRecorder recorder(**g);
-  ExecOptions record = heap;
-  record.recorder = &recorder;
-  auto first = execute(**g, {ramp({3, 40000}, 0.5f)}, {}, record);
-  ASSERT_TRUE(first) << first.status().message();
-  auto plan = recorder.finish();
+  auto buffer = ArenaBuffer::create(plan->layout.size);
+  std::vector<std::vector<Value>> kept;
+  for (float scale : {0.5f, -1.0f, 2.0f}) {
+    auto want = execute(g, {ramp(shape, scale)}, {}, heap);
+    ArenaRun run(plan, buffer);
+    ExecOptions arena = heap;
+    arena.arena = &run;
+    auto got = execute(g, {ramp(shape, scale)}, {}, arena);
+    ASSERT_TRUE(want && got);
+    ASSERT_EQ(got->size(), want->size());
+    for (size_t i = 0; i < got->size(); ++i) {
+      EXPECT_FALSE(ArenaRun::in_arena((*got)[i].tensor));
+      ASSERT_EQ((*got)[i].tensor.nbytes(), (*want)[i].tensor.nbytes());
+      EXPECT_EQ(std::memcmp((*got)[i].tensor.raw(), (*want)[i].tensor.raw(), (*want)[i].tensor.nbytes()), 0)
+          << "output " << i << ", scale " << scale;
+    }
+    kept.push_back(*want);
+    kept.push_back(*got);
+  }
+  for (size_t r = 0; r < kept.size(); r += 2)
+    for (size_t i = 0; i < kept[r].size(); ++i)
+      EXPECT_EQ(std::memcmp(kept[r][i].tensor.raw(), kept[r + 1][i].tensor.raw(), kept[r][i].tensor.nbytes()), 0);
+}
+
+TEST(ArenaExecute, RecordedPlanGivesTheHeapsBitsAndOutputsNeverViewTheArena) {
+  const Compiled c = compiled(chain_graph());
+  const std::shared_ptr<const Subgraph>& g = c.g;
+  ASSERT_TRUE(g);
+  auto plan = recorded_plan(*g, ramp({3, 40000}, 0.5f));
   // a, b and w are planned; y views c, so c reaches the caller and stays on the heap, as
   // do z and v.
   size_t planned = 0;
@@ -201,27 +249,57 @@ TEST(ArenaExecute, RecordedPlanGivesTheHeapsBitsAndOutputsNeverViewTheArena) {
     for (int b : outs) planned += b >= 0;
   EXPECT_EQ(planned, 3u);
   EXPECT_EQ(plan->layout.size, 2u * 480000u);  // a and b are alive together; w comes after both
+  EXPECT_TRUE(plan->parts.empty());
+  expect_arena_runs_give_the_heaps_bits(*g, plan, {3, 40000});
+}
 
-  auto buffer = ArenaBuffer::create(plan->layout.size);
-  std::vector<std::vector<Value>> kept;
-  for (float scale : {0.5f, -1.0f, 2.0f}) {
-    auto want = execute(**g, {ramp({3, 40000}, scale)}, {}, heap);
-    ArenaRun run(plan, buffer);
-    ExecOptions arena = heap;
-    arena.arena = &run;
-    auto got = execute(**g, {ramp({3, 40000}, scale)}, {}, arena);
-    ASSERT_TRUE(want && got);
-    for (size_t i = 0; i < got->size(); ++i) {
-      EXPECT_FALSE(ArenaRun::in_arena((*got)[i].tensor));
-      EXPECT_EQ(std::memcmp((*got)[i].tensor.raw(), (*want)[i].tensor.raw(), (*want)[i].tensor.nbytes()), 0);
-    }
-    kept.push_back(*want);
-    kept.push_back(*got);
-  }
-  // Outputs of earlier runs were not overwritten by later ones.
-  for (size_t r = 0; r < 3; ++r)
-    for (size_t i = 0; i < 3; ++i)
-      EXPECT_EQ(std::memcmp(kept[2 * r][i].tensor.raw(), kept[2 * r + 1][i].tensor.raw(), kept[2 * r][i].tensor.nbytes()), 0);
+// Steps of `plan` whose output 0 is a part of a joined block, and the parts' offsets.
+std::map<int, size_t> joined_steps(const ArenaPlan& plan) {
+  std::map<int, size_t> steps;
+  for (const auto& [at, part] : plan.parts) steps[at.first] = part.offset;
+  return steps;
+}
+
+// x -> a = Relu, b = Neg, d = Sigmoid; c = Concat(a, b); e = Concat(a, b, d), as DenseNet
+// concatenates all earlier features for every layer; outputs of their own from c and e.
+TEST(ArenaExecute, ConcatInputsAreWrittenInPlaceAndConcatsNest) {
+  const std::vector<ir::Attribute> axis1 = {int_attr("axis", 1)};
+  ir::Graph graph_def = graph({node("Relu", {"x"}, {"a"}), node("Neg", {"x"}, {"b"}), node("Concat", {"a", "b"}, {"c"}, axis1),
+                               node("Sigmoid", {"x"}, {"d"}), node("Concat", {"a", "b", "d"}, {"e"}, axis1),
+                               node("Abs", {"c"}, {"y"}), node("Relu", {"e"}, {"z"})},
+                              {tensor_info("x", DataType::kFloat, std::nullopt)},
+                              {tensor_info("y", DataType::kFloat), tensor_info("z", DataType::kFloat)});
+  const Compiled c = compiled(graph_def);
+  const std::shared_ptr<const Subgraph>& g = c.g;
+  ASSERT_TRUE(g);
+  auto plan = recorded_plan(*g, ramp({1, 2, 30, 30}, 0.5f));
+  const size_t part = 2 * 30 * 30 * sizeof(float);
+  // Steps 0-4 (a, b, c, d, e) share e's block: a, then b, then d; c is a and b.
+  EXPECT_EQ(joined_steps(*plan), (std::map<int, size_t>{{0, 0}, {1, part}, {2, 0}, {3, 2 * part}, {4, 0}}));
+  ASSERT_EQ(plan->blocks.size(), 1u);
+  EXPECT_EQ(plan->blocks[0].bytes, 3 * part);
+  EXPECT_EQ(plan->blocks[0].first, 0);
+  expect_arena_runs_give_the_heaps_bits(*g, plan, {1, 2, 30, 30});
+}
+
+// Concats whose inputs cannot all be in place: a's block is c's, which would overlap d in
+// e; the same input twice; an axis with a dimension before it that is not 1.
+TEST(ArenaExecute, ConcatsWhosePartsWouldOverlapCopy) {
+  const std::vector<ir::Attribute> axis1 = {int_attr("axis", 1)}, axis2 = {int_attr("axis", 2)};
+  ir::Graph graph_def =
+      graph({node("Relu", {"x"}, {"a"}), node("Neg", {"x"}, {"b"}), node("Concat", {"a", "b"}, {"c"}, axis1),
+             node("Sigmoid", {"x"}, {"d"}), node("Concat", {"a", "d"}, {"e"}, axis1), node("Concat", {"d", "d"}, {"f"}, axis1),
+             node("Tanh", {"x"}, {"h"}), node("Concat", {"h", "b"}, {"k"}, axis2), node("Abs", {"c"}, {"y"}),
+             node("Relu", {"e"}, {"z"}), node("Neg", {"f"}, {"v"}), node("Abs", {"k"}, {"w"})},
+            {tensor_info("x", DataType::kFloat, std::nullopt)},
+            {tensor_info("y", DataType::kFloat), tensor_info("z", DataType::kFloat), tensor_info("v", DataType::kFloat),
+             tensor_info("w", DataType::kFloat)});
+  const Compiled c = compiled(graph_def);
+  const std::shared_ptr<const Subgraph>& g = c.g;
+  ASSERT_TRUE(g);
+  auto plan = recorded_plan(*g, ramp({1, 2, 30, 30}, 0.5f));
+  EXPECT_EQ(joined_steps(*plan), (std::map<int, size_t>{{0, 0}, {1, 2 * 30 * 30 * sizeof(float)}, {2, 0}}));
+  expect_arena_runs_give_the_heaps_bits(*g, plan, {1, 2, 30, 30});
 }
 
 TEST(ArenaSession, RunsWithChangingShapesAndKeptOutputsStayIntact) {

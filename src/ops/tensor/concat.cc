@@ -79,10 +79,13 @@ class ConcatKernel final : public OpKernel {
     }
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x0.dtype(), out_shape));
     tensor_ops::AxisBlock block = tensor_ops::axis_block(out_shape, static_cast<size_t>(axis));
+    const size_t part_bytes = static_cast<size_t>(block.inner) * dtype_size(x0.dtype());  // per index along the axis
     int64_t offset = 0;
     for (const Tensor* x : xs) {
       block.src_axis = x->dim(axis);
-      tensor_ops::copy_axis_block(x0.dtype(), block, y->raw(), offset, x->raw(), 0, block.src_axis);
+      // The arena may have placed an input where it belongs in y already (ArenaRecorder::finish).
+      const bool in_place = block.outer == 1 && x->raw() == static_cast<const std::byte*>(y->raw()) + offset * part_bytes;
+      if (!in_place) tensor_ops::copy_axis_block(x0.dtype(), block, y->raw(), offset, x->raw(), 0, block.src_axis);
       offset += block.src_axis;
     }
     return Status::ok();
