@@ -187,6 +187,10 @@ TEST(MathFastFloat, ArrayFunctionsGiveTheScalarBits) {
     expect_same_bits_as_scalar(erf_in_float_n_kernel(isa), erf_in_float, xs, "erf_in_float");
     expect_same_bits_as_scalar(exp_in_float_n_kernel(isa), exp_in_float, xs, "exp_in_float");
     expect_same_bits_as_scalar(sigmoid_in_float_n_kernel(isa), sigmoid_in_float, xs, "sigmoid_in_float");
+    // SiLU in one pass: a Sigmoid step, then a Mul step, to the bit.
+    expect_same_bits_as_scalar(silu_f32_n_kernel(isa), [](float x) { return x * sigmoid_f32(x); }, xs, "silu");
+    expect_same_bits_as_scalar(silu_in_float_n_kernel(isa), [](float x) { return x * sigmoid_in_float(x); }, xs,
+                               "silu_in_float");
   }
 }
 

@@ -215,6 +215,32 @@ TEST(PassesElementwise, RunsOfStepsGiveTheSeparateNodesBitsWithAnyOperands) {
   }
 }
 
+// SiLU, x * Sigmoid(x) with the product on either side, runs in one pass in the fast modes
+// (ElementwiseProgram::fuse_runs): the separate nodes' bits with infinities, NaN and -0
+// among the inputs, and on a broadcast input (one value per block: step by step).
+TEST(PassesElementwise, SiluInOnePassGivesTheSeparateNodesBits) {
+  for (bool x_first : {false, true}) {
+    ir::Graph g = graph({node("Sigmoid", {"x"}, {"s"}), node("Mul", x_first ? std::vector<std::string>{"x", "s"}
+                                                                         : std::vector<std::string>{"s", "x"}, {"m"}),
+                         node("Sigmoid", {"k"}, {"ks"}), node("Mul", {"k", "ks"}, {"km"}), node("Add", {"m", "km"}, {"y"})},
+                        {tensor_info("x", DataType::kFloat)}, {tensor_info("y", DataType::kFloat)});
+    add_initializer(g, "k", make<float>({}, {-1.25f}));
+    Tensor x = random_floats({2, 3, 5, 37}, 7, -20.0f, 20.0f);
+    float* xv = x.data<float>();
+    xv[0] = NAN;
+    xv[1] = INFINITY;
+    xv[2] = -INFINITY;
+    xv[3] = -0.0f;
+    xv[4] = -100.0f;
+    for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference})
+      for (int threads : {1, 2}) {
+        const Tensor fused = run_model(model_of(g), mode, OptimizationLevel::kAll, {{"x", x}}, threads);
+        const Tensor separate = run_model(model_of(g), mode, OptimizationLevel::kNone, {{"x", x}});
+        EXPECT_TRUE(same_bits(fused, separate)) << mode_name(mode) << " threads " << threads << (x_first ? " x * s" : " s * x");
+      }
+  }
+}
+
 TEST(PassesElementwise, IntegerChainsAreLeftAlone) {
   ir::Graph g = graph({node("Add", {"x", "one"}, {"s"}), node("Mul", {"s", "one"}, {"y"})},
                       {tensor_info("x", DataType::kInt64)}, {tensor_info("y", DataType::kInt64)});

@@ -20,6 +20,7 @@ enum class F32StepKind {
   kHardSwishSteps,  // (Clip(a + alpha, lo, hi) * a) / beta: HardSwish as exporters write it
   // Math library:
   kSigmoid, kTanh, kSqrt, kExp, kErf,
+  kSilu,  // a run of Sigmoid(a) and its product with a, in one pass (fast modes; the same bits)
 };
 
 inline bool f32_step_is_binary(F32StepKind k) { return k <= F32StepKind::kDiv; }

@@ -60,6 +60,8 @@ void sigmoid_f32_n__scalar(const float*, float*, int64_t);
 void erf_in_float_n__scalar(const float*, float*, int64_t);
 void exp_in_float_n__scalar(const float*, float*, int64_t);
 void sigmoid_in_float_n__scalar(const float*, float*, int64_t);
+void silu_f32_n__scalar(const float*, float*, int64_t);
+void silu_in_float_n__scalar(const float*, float*, int64_t);
 #ifdef TWINRT_X86
 void exp_f32_n__avx2(const float*, float*, int64_t);
 void erf_f32_n__avx2(const float*, float*, int64_t);
@@ -67,31 +69,35 @@ void sigmoid_f32_n__avx2(const float*, float*, int64_t);
 void erf_in_float_n__avx2(const float*, float*, int64_t);
 void exp_in_float_n__avx2(const float*, float*, int64_t);
 void sigmoid_in_float_n__avx2(const float*, float*, int64_t);
+void silu_f32_n__avx2(const float*, float*, int64_t);
+void silu_in_float_n__avx2(const float*, float*, int64_t);
 void exp_f32_n__avx512(const float*, float*, int64_t);
 void erf_f32_n__avx512(const float*, float*, int64_t);
 void sigmoid_f32_n__avx512(const float*, float*, int64_t);
 void erf_in_float_n__avx512(const float*, float*, int64_t);
 void exp_in_float_n__avx512(const float*, float*, int64_t);
 void sigmoid_in_float_n__avx512(const float*, float*, int64_t);
+void silu_f32_n__avx512(const float*, float*, int64_t);
+void silu_in_float_n__avx512(const float*, float*, int64_t);
 #endif
 
 namespace {
 
 struct TierArrays {
-  F32ArrayFn exp, erf, sigmoid, erf_in_float, exp_in_float, sigmoid_in_float;
+  F32ArrayFn exp, erf, sigmoid, erf_in_float, exp_in_float, sigmoid_in_float, silu, silu_in_float;
 };
 
 TierArrays tier_arrays(Isa isa) {
 #ifdef TWINRT_X86
   if (isa == Isa::kAvx512) return {exp_f32_n__avx512, erf_f32_n__avx512, sigmoid_f32_n__avx512, erf_in_float_n__avx512, exp_in_float_n__avx512,
-            sigmoid_in_float_n__avx512};
+            sigmoid_in_float_n__avx512, silu_f32_n__avx512, silu_in_float_n__avx512};
   if (isa == Isa::kAvx2) return {exp_f32_n__avx2, erf_f32_n__avx2, sigmoid_f32_n__avx2, erf_in_float_n__avx2, exp_in_float_n__avx2,
-            sigmoid_in_float_n__avx2};
+            sigmoid_in_float_n__avx2, silu_f32_n__avx2, silu_in_float_n__avx2};
 #else
   (void)isa;
 #endif
   return {exp_f32_n__scalar, erf_f32_n__scalar, sigmoid_f32_n__scalar, erf_in_float_n__scalar, exp_in_float_n__scalar,
-            sigmoid_in_float_n__scalar};
+            sigmoid_in_float_n__scalar, silu_f32_n__scalar, silu_in_float_n__scalar};
 }
 
 }  // namespace
@@ -102,6 +108,8 @@ F32ArrayFn sigmoid_f32_n_kernel(Isa isa) { return tier_arrays(isa).sigmoid; }
 F32ArrayFn erf_in_float_n_kernel(Isa isa) { return tier_arrays(isa).erf_in_float; }
 F32ArrayFn exp_in_float_n_kernel(Isa isa) { return tier_arrays(isa).exp_in_float; }
 F32ArrayFn sigmoid_in_float_n_kernel(Isa isa) { return tier_arrays(isa).sigmoid_in_float; }
+F32ArrayFn silu_f32_n_kernel(Isa isa) { return tier_arrays(isa).silu; }
+F32ArrayFn silu_in_float_n_kernel(Isa isa) { return tier_arrays(isa).silu_in_float; }
 
 float erf_in_float(float x) {
   float y;
@@ -133,4 +141,6 @@ float sigmoid_in_float(float x) {
 #define TWINRT_ERF_IN_FLOAT_FN erf_in_float_n__scalar
 #define TWINRT_EXP_IN_FLOAT_FN exp_in_float_n__scalar
 #define TWINRT_SIGMOID_IN_FLOAT_FN sigmoid_in_float_n__scalar
+#define TWINRT_SILU_FN silu_f32_n__scalar
+#define TWINRT_SILU_IN_FLOAT_FN silu_in_float_n__scalar
 #include "kernels/math/fast_float_lanes.inc"

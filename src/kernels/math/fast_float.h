@@ -34,5 +34,10 @@ F32ArrayFn sigmoid_f32_n_kernel(Isa isa);
 F32ArrayFn erf_in_float_n_kernel(Isa isa);
 F32ArrayFn exp_in_float_n_kernel(Isa isa);
 F32ArrayFn sigmoid_in_float_n_kernel(Isa isa);
+// y[i] = x[i] * sigmoid(x[i]) (SiLU), the sigmoid rounded to float first: a Sigmoid and a Mul
+// in one pass, with their bits; silu_f32 with sigmoid_f32 (exact mode), silu_in_float with
+// sigmoid_in_float (default).
+F32ArrayFn silu_f32_n_kernel(Isa isa);
+F32ArrayFn silu_in_float_n_kernel(Isa isa);
 
 }  // namespace twinrt::math

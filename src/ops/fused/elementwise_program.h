@@ -60,7 +60,7 @@ class ElementwiseProgram {
     kernels::F32StepParams params;
     int a = 0, b = 0;  // value indices (b for binary steps)
     int out = 0;       // the value it computes
-    // A run of the model's steps in one pass (kMulAdd, kHardSwishSteps): originals_[first,
+    // A run of the model's steps in one pass (kMulAdd, kHardSwishSteps, kSilu): originals_[first,
     // first + count) for blocks whose operands do not fit it, and c, its third operand.
     int c = 0, first = 0, count = 0;
   };
@@ -79,7 +79,7 @@ class ElementwiseProgram {
   size_t num_inputs_ = 0;
   bool fast_math_ = true;
   kernels::F32StepFn vector_step_ = nullptr;
-  math::F32ArrayFn exp_n_ = nullptr, erf_n_ = nullptr, sigmoid_n_ = nullptr;
+  math::F32ArrayFn exp_n_ = nullptr, erf_n_ = nullptr, sigmoid_n_ = nullptr, silu_n_ = nullptr;
 };
 
 // A program folded into a producer whose output has channels (Conv): value 0 is the

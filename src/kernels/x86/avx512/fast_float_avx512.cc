@@ -10,5 +10,7 @@
 #define TWINRT_ERF_IN_FLOAT_FN erf_in_float_n__avx512
 #define TWINRT_EXP_IN_FLOAT_FN exp_in_float_n__avx512
 #define TWINRT_SIGMOID_IN_FLOAT_FN sigmoid_in_float_n__avx512
+#define TWINRT_SILU_FN silu_f32_n__avx512
+#define TWINRT_SILU_IN_FLOAT_FN silu_in_float_n__avx512
 #include "kernels/math/fast_float_lanes.inc"
 #endif
