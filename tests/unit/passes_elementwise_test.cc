@@ -184,6 +184,27 @@ TEST(PassesElementwise, ValuesReadElsewhereStayOutputsOfTheirGroup) {
                         run_model(affine_hardswish(5), Mode::kDefault, OptimizationLevel::kNone, {{"x", x}})));
 }
 
+// x with NaN, both infinities and -0 as its first elements.
+Tensor with_specials(Tensor x) {
+  float* v = x.data<float>();
+  v[0] = NAN;
+  v[1] = INFINITY;
+  v[2] = -INFINITY;
+  v[3] = -0.0f;
+  return x;
+}
+
+// g run with its groups fused, at 1 and 2 threads, gives the bits of its nodes run one by one.
+void expect_fused_gives_the_separate_bits(const ir::Graph& g, const Tensor& x, std::initializer_list<Mode> modes,
+                                          const std::string& what) {
+  for (Mode mode : modes)
+    for (int threads : {1, 2}) {
+      const Tensor fused = run_model(model_of(g), mode, OptimizationLevel::kAll, {{"x", x}}, threads);
+      const Tensor separate = run_model(model_of(g), mode, OptimizationLevel::kNone, {{"x", x}});
+      EXPECT_TRUE(same_bits(fused, separate)) << mode_name(mode) << " threads " << threads << ", " << what;
+    }
+}
+
 // The program runs Mul then Add, and Add, Clip, Mul, Div, in one pass when their other
 // operands are one value per block (ElementwiseProgram::fuse_runs), and step by step when
 // they vary along the block: both give the separate nodes' bits, with the constant on either
@@ -199,19 +220,9 @@ TEST(PassesElementwise, RunsOfStepsGiveTheSeparateNodesBitsWithAnyOperands) {
     add_initializer(g, "three", varying ? random_floats({37}, 5, 2.0f, 4.0f) : make<float>({}, {3.0f}));
     add_initializer(g, "zero", make<float>({}, {0.0f}));
     add_initializer(g, "six", make<float>({}, {6.0f}));
-    Tensor x = random_floats({2, 3, 5, 37}, 6, -8.0f, 8.0f);
-    float* xv = x.data<float>();
-    xv[0] = NAN;
-    xv[1] = INFINITY;
-    xv[2] = -INFINITY;
-    xv[3] = -0.0f;
-    for (Mode mode : {Mode::kDefault, Mode::kExact})
-      for (int threads : {1, 2}) {
-        const Tensor fused = run_model(model_of(g), mode, OptimizationLevel::kAll, {{"x", x}}, threads);
-        const Tensor separate = run_model(model_of(g), mode, OptimizationLevel::kNone, {{"x", x}});
-        EXPECT_TRUE(same_bits(fused, separate)) << mode_name(mode) << " threads " << threads
-                                                << (varying ? " varying operands" : " constant operands");
-      }
+    expect_fused_gives_the_separate_bits(g, with_specials(random_floats({2, 3, 5, 37}, 6, -8.0f, 8.0f)),
+                                         {Mode::kDefault, Mode::kExact},
+                                         varying ? "varying operands" : "constant operands");
   }
 }
 
@@ -225,19 +236,10 @@ TEST(PassesElementwise, SiluInOnePassGivesTheSeparateNodesBits) {
                          node("Sigmoid", {"k"}, {"ks"}), node("Mul", {"k", "ks"}, {"km"}), node("Add", {"m", "km"}, {"y"})},
                         {tensor_info("x", DataType::kFloat)}, {tensor_info("y", DataType::kFloat)});
     add_initializer(g, "k", make<float>({}, {-1.25f}));
-    Tensor x = random_floats({2, 3, 5, 37}, 7, -20.0f, 20.0f);
-    float* xv = x.data<float>();
-    xv[0] = NAN;
-    xv[1] = INFINITY;
-    xv[2] = -INFINITY;
-    xv[3] = -0.0f;
-    xv[4] = -100.0f;
-    for (Mode mode : {Mode::kDefault, Mode::kExact, Mode::kReference})
-      for (int threads : {1, 2}) {
-        const Tensor fused = run_model(model_of(g), mode, OptimizationLevel::kAll, {{"x", x}}, threads);
-        const Tensor separate = run_model(model_of(g), mode, OptimizationLevel::kNone, {{"x", x}});
-        EXPECT_TRUE(same_bits(fused, separate)) << mode_name(mode) << " threads " << threads << (x_first ? " x * s" : " s * x");
-      }
+    Tensor x = with_specials(random_floats({2, 3, 5, 37}, 7, -20.0f, 20.0f));
+    x.data<float>()[4] = -100.0f;
+    expect_fused_gives_the_separate_bits(g, x, {Mode::kDefault, Mode::kExact, Mode::kReference},
+                                         x_first ? "x * s" : "s * x");
   }
 }
 
