@@ -45,6 +45,11 @@ bool maxpool_2d_flat(const ImageWindow& w) {
 
 bool maxpool_2d_plane_blocks(const ImageWindow& w) {
   constexpr int64_t kMaxPositions = 4096;  // 16 planes of them: 256 KB, in L2
+  // Stride-1 pools of planes at least this wide sweep along the plane faster (maxpool_2d_flat):
+  // GoogLeNet's 3x3 "same" pools at 28 x 28 took 0.08 against 0.13 ms with AVX-512 and 0.12
+  // against 0.22 with AVX2, at 14 x 14 as long or less; at 7 x 7 the blocks were twice as fast.
+  constexpr int64_t kMinFlatWidth = 14;
+  if (w.strides[0] == 1 && w.strides[1] == 1 && w.out[1] >= kMinFlatWidth && maxpool_2d_flat(w)) return false;
   return w.in[0] * w.in[1] <= kMaxPositions && w.out[0] * w.out[1] <= kMaxPositions;
 }
 
