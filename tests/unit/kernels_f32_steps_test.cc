@@ -37,6 +37,11 @@ float expected(const F32StepParams& s, float a, float b) {
     case Kind::kHardSigmoidInFloat:
       return activation::hard_sigmoid_in_float(a, static_cast<float>(s.alpha), static_cast<float>(s.beta));
     case Kind::kHardSwishInFloat: return activation::hard_swish_in_float(a);
+    case Kind::kMulAdd: return a * static_cast<float>(s.alpha) + static_cast<float>(s.beta);
+    case Kind::kNormalize: {  // BatchNormalization's Sub, MulAdd and Clip steps
+      const float v = (a - s.centre) * static_cast<float>(s.alpha) + static_cast<float>(s.beta);
+      return s.clip ? expected({Kind::kClip, s.lo, s.hi}, v, 0.0f) : v;
+    }
     default: ADD_FAILURE() << "not a vectorized kind"; return 0;
   }
 }
@@ -64,6 +69,9 @@ std::vector<F32StepParams> steps() {
   out.push_back({Kind::kHardSigmoid, 0, 0, static_cast<double>(1.0f / 6), 0.5});
   out.push_back({Kind::kHardSigmoidInFloat, 0, 0, static_cast<double>(0.2f), 0.5});
   out.push_back({Kind::kLeakyRelu, 0, 0, static_cast<double>(0.01f)});
+  out.push_back({Kind::kMulAdd, 0, 0, static_cast<double>(1.7f), static_cast<double>(-0.3f)});
+  out.push_back({Kind::kNormalize, 0, 0, static_cast<double>(0.37f), static_cast<double>(-1.25f), 0.5f});
+  out.push_back({Kind::kNormalize, 0.0f, 6.0f, static_cast<double>(-2.5f), static_cast<double>(0.75f), -0.125f, true});
   return out;
 }
 

@@ -18,20 +18,25 @@ enum class F32StepKind {
   // in the same order, so the same bits as the steps one by one):
   kMulAdd,          // a * alpha + beta (two roundings)
   kHardSwishSteps,  // (Clip(a + alpha, lo, hi) * a) / beta: HardSwish as exporters write it
+  kNormalize,       // (a - centre) * alpha + beta, then Clip(lo, hi) when `clip`: a
+                    // BatchNormalization plane and its fused clamp (three roundings, then the clip)
   // Math library:
   kSigmoid, kTanh, kSqrt, kExp, kErf,
   kSilu,  // a run of Sigmoid(a) and its product with a, in one pass (fast modes; the same bits)
 };
 
 inline bool f32_step_is_binary(F32StepKind k) { return k <= F32StepKind::kDiv; }
-inline bool f32_step_is_vectorized(F32StepKind k) { return k <= F32StepKind::kHardSwishSteps; }
+inline bool f32_step_is_vectorized(F32StepKind k) { return k <= F32StepKind::kNormalize; }
 
 struct F32StepParams {
   F32StepKind kind;
-  float lo = 0, hi = 0;  // Clip, kHardSwishSteps
-  // HardSigmoid, LeakyRelu: float32 attributes, widened exactly. kMulAdd: the factor and the
-  // addend; kHardSwishSteps: the addend and the divisor (float32 values, widened exactly).
+  float lo = 0, hi = 0;  // Clip, kHardSwishSteps, kNormalize
+  // HardSigmoid, LeakyRelu: float32 attributes, widened exactly. kMulAdd, kNormalize: the
+  // factor and the addend; kHardSwishSteps: the addend and the divisor (float32 values,
+  // widened exactly).
   double alpha = 0, beta = 0;
+  float centre = 0;   // kNormalize
+  bool clip = false;  // kNormalize
 };
 
 // n elements, or one element that stands for all of them (a broadcast operand).
