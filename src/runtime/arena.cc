@@ -234,7 +234,11 @@ Result<std::optional<Tensor>> ArenaRun::place(int step, size_t index, DataType d
   const size_t block = static_cast<size_t>(b);
   const bool joined = block < plan_->joined.size() && plan_->joined[block];
   ArenaPart part{0, plan_->blocks[block].bytes};
-  if (joined) part = plan_->parts.at({step, index});
+  if (joined) {
+    const auto it = plan_->parts.find({step, index});
+    if (it == plan_->parts.end()) return std::optional<Tensor>();  // every output of a joined block has a part
+    part = it->second;
+  }
   const int64_t n = shape_numel(shape);
   const size_t esize = dtype_size(dtype);
   if (n <= 0 || static_cast<uint64_t>(n) > part.bytes / esize)
