@@ -37,8 +37,9 @@ int64_t maxpool_2d_ring_rows(int64_t kernel_rows);
 bool maxpool_2d_flat(const ImageWindow& w);
 
 // Whether f32 takes its planes kMaxPool2dPlaneBlock (or its tier's vector of floats) at a
-// time, the planes along the vectors: planes of at most 4096 positions in and out (not
-// inline, as above).
+// time, the planes along the vectors, on tiers with vectors of 8 or 16 floats: planes of at
+// most 4096 positions in and out, unless a stride-1 pool sweeps along them (not inline, as
+// above).
 bool maxpool_2d_plane_blocks(const ImageWindow& w);
 // The most planes f32 pools at once; a range of planes that is a multiple of it is a
 // multiple of every tier's.
