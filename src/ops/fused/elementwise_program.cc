@@ -91,7 +91,7 @@ Result<ElementwiseProgram> ElementwiseProgram::parse(const std::vector<ir::Eleme
 // BatchNormalization as Mul then Add, and HardSwish as Add, Clip, Mul, Div. The values
 // inside a run must have no other reader. Which operands are constant is known per block
 // (bind_run). So does SiLU, x * Sigmoid(x) (in the fast modes: reference mode's sigmoid is
-// math.h's): EfficientNet-B0 spent a fifth of its time in it, its Mul pass a sixth of that.
+// math.h's): EfficientNet-B0 spent a fifth of its time in it, the Mul pass after it a fifth of that.
 void ElementwiseProgram::fuse_runs() {
   std::vector<int> reads(num_inputs_ + originals_.size(), 0);
   for (const Step& s : originals_) {
