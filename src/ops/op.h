@@ -143,6 +143,14 @@ class OpKernel {
     (void)i;
     return false;
   }
+  // True when an output of this shape is the inputs' bytes laid end to end, in input order
+  // (a Concat whose dimensions before the axis are all 1). The arena planner may then place
+  // each input at its part of the output (runtime/arena.cc), and run() must leave an input
+  // that is already there as it is.
+  virtual bool output_is_inputs_in_order(const std::vector<int64_t>& output_shape) const {
+    (void)output_shape;
+    return false;
+  }
 };
 
 using OpFactory = Result<std::unique_ptr<OpKernel>> (*)(const KernelInit& init);

@@ -24,8 +24,9 @@ class BatchNormKernel final : public OpKernel {
   BatchNormKernel(BatchNormAttrs attrs, Mode mode, Isa isa)
       : attrs_(attrs), mode_(mode), step_(kernels::f32_step_kernel(isa)) {
     if (!attrs_.clamp) return;
-    clip_.lo = attrs_.clamp->min ? static_cast<float>(*attrs_.clamp->min) : no_lower_bound<float>();
-    clip_.hi = attrs_.clamp->max ? static_cast<float>(*attrs_.clamp->max) : no_upper_bound<float>();
+    normalize_.clip = true;
+    normalize_.lo = attrs_.clamp->min ? static_cast<float>(*attrs_.clamp->min) : no_lower_bound<float>();
+    normalize_.hi = attrs_.clamp->max ? static_cast<float>(*attrs_.clamp->max) : no_upper_bound<float>();
   }
 
   Status infer(InferContext& ctx) const override {
@@ -151,19 +152,18 @@ class BatchNormKernel final : public OpKernel {
   // above). DenseNet's 62 pre-activation normalizations ran at 4 floats a step in the
   // portable build's loop, and then as three passes over each plane.
   void plane_on_tier(const float* x, float m, float f, float s, float* y, int64_t n) const {
-    kernels::F32StepParams normalize = clip_;
-    normalize.kind = kernels::F32StepKind::kNormalize;
+    kernels::F32StepParams normalize = normalize_;
     normalize.centre = m;
     normalize.alpha = f;
     normalize.beta = s;
-    normalize.clip = attrs_.clamp.has_value();
     step_(normalize, {x, false}, {x, false}, y, n);
   }
 
   BatchNormAttrs attrs_;
   Mode mode_;
   kernels::F32StepFn step_;
-  kernels::F32StepParams clip_{kernels::F32StepKind::kClip};  // the fused clamp's bounds, where there is one
+  // The step's kind and the fused clamp's bounds (set once); each channel adds its m, f, s.
+  kernels::F32StepParams normalize_{kernels::F32StepKind::kNormalize};
 };
 
 Result<std::unique_ptr<OpKernel>> create_batch_norm(const KernelInit& init) {

@@ -1,4 +1,6 @@
 // Concat: joins tensors along one axis; every other dimension must match.
+#include <algorithm>
+
 #include "ops/op.h"
 #include "ops/tensor/elements.h"
 #include "ops/tensor/symbolic_shape.h"
@@ -89,6 +91,12 @@ class ConcatKernel final : public OpKernel {
       offset += block.src_axis;
     }
     return Status::ok();
+  }
+
+  bool output_is_inputs_in_order(const std::vector<int64_t>& output_shape) const override {
+    auto axis = tensor_ops::normalize_axis(axis_, static_cast<int64_t>(output_shape.size()), "Concat axis");
+    return axis.is_ok() &&
+           std::all_of(output_shape.begin(), output_shape.begin() + *axis, [](int64_t d) { return d == 1; });
   }
 
  private:
