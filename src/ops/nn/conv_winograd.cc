@@ -301,7 +301,9 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
   //   128 -> 32 at 28 x 28 took 0.32 against 0.20 that way: its threads each transform 128
   //   channels and share 3 panels). Whole models: SqueezeNet 3.59 -> 3.37 ms, GoogLeNet 11.1
   //   -> 10.6, ResNet-50 (its 128-channel layers at 28 x 28 and 256 at 14 x 14 two bands
-  //   each) the same (medians of 6 to 8 interleaved rounds).
+  //   each) the same (medians of 6 to 8 interleaved rounds). Every thread's input transform
+  //   is work the others repeat, so with more than kMostChannelShares threads (not measured:
+  //   this machine has 2) the steps are split instead.
   // Not in WebAssembly: in Chromium at 2 threads whole bands made ResNet-50 1.17x slower (not
   // understood; a thread slower than the other would do it, since whole shares cannot be
   // rebalanced). Each band and channel is computed the same way on any thread, so the bits
@@ -324,7 +326,8 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
     for (Status& st : status) TRY(st);
     return Status::ok();
   }
-  if (threads > 1 && kWholeShares) {
+  constexpr int64_t kMostChannelShares = 4;
+  if (threads > 1 && kWholeShares && threads <= kMostChannelShares) {
     const int u_width = layout.u_width(tile);
     const int64_t panels = kernels::panel_count(plan.out_channels, u_width);
     std::vector<Status> status(static_cast<size_t>(threads));
