@@ -9,6 +9,7 @@
 #include "kernels/cpu/cache_size.h"
 #include "ops/nn/fused_epilogue.h"
 #include "ops/nn/thread_scratch.h"
+#include "runtime/whole_tasks.h"
 
 namespace twinrt::nn {
 namespace {
@@ -66,13 +67,8 @@ Status for_each_image_group(ThreadPool& pool, const ConvPlan& plan,
                             const std::function<Status(ThreadPool&, int64_t, int64_t)>& fn) {
   const int64_t count = plan.batch * plan.group;
   if (pool.size() > 1 && count >= 2 * int64_t{pool.size()}) {
-    std::vector<Status> status(static_cast<size_t>(count));
-    pool.parallel_for(count, 1, [&](int64_t begin, int64_t end) {
-      ThreadPool serial(1);
-      for (int64_t i = begin; i < end; ++i) status[static_cast<size_t>(i)] = fn(serial, i / plan.group, i % plan.group);
-    });
-    for (Status& st : status) TRY(st);
-    return Status::ok();
+    return run_whole_tasks(pool, count,
+                           [&](ThreadPool& serial, int64_t i) { return fn(serial, i / plan.group, i % plan.group); });
   }
   for (int64_t n = 0; n < plan.batch; ++n)
     for (int64_t g = 0; g < plan.group; ++g) TRY(fn(pool, n, g));

@@ -9,6 +9,7 @@
 #include "ops/nn/conv_rows.h"
 #include "ops/nn/fused_epilogue.h"
 #include "ops/nn/thread_scratch.h"
+#include "runtime/whole_tasks.h"
 
 namespace twinrt::nn {
 namespace {
@@ -317,32 +318,21 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
   const bool by_bands = tasks >= 2 * threads ||
                         (kWholeShares && tasks % threads == 0 && plan.in_channels > plan.out_channels);
   if (threads > 1 && by_bands) {
-    std::vector<Status> status(static_cast<size_t>(tasks));
-    pool.parallel_for(tasks, 1, [&](int64_t begin, int64_t end) {  // each thread its own share first
-      ThreadPool serial(1);
-      for (int64_t t = begin; t < end; ++t)
-        status[static_cast<size_t>(t)] = run_band(serial, r, t / bands, t % bands, {0, plan.out_channels});
+    return run_whole_tasks(pool, tasks, [&](ThreadPool& serial, int64_t t) {
+      return run_band(serial, r, t / bands, t % bands, {0, plan.out_channels});
     });
-    for (Status& st : status) TRY(st);
-    return Status::ok();
   }
   constexpr int64_t kMostChannelShares = 4;
   if (threads > 1 && kWholeShares && threads <= kMostChannelShares) {
     const int u_width = layout.u_width(tile);
     const int64_t panels = kernels::panel_count(plan.out_channels, u_width);
-    std::vector<Status> status(static_cast<size_t>(threads));
-    pool.parallel_for(threads, 1, [&](int64_t begin, int64_t end) {
-      ThreadPool serial(1);
-      for (int64_t t = begin; t < end; ++t) {
-        const ChannelRange channels{panels * t / threads * u_width,
-                                    std::min(plan.out_channels, panels * (t + 1) / threads * u_width)};
-        Status& st = status[static_cast<size_t>(t)];
-        for (int64_t i = 0; i < tasks && st.ok() && channels.begin < channels.end; ++i)
-          st = run_band(serial, r, i / bands, i % bands, channels);
-      }
+    return run_whole_tasks(pool, threads, [&](ThreadPool& serial, int64_t t) {
+      const ChannelRange channels{panels * t / threads * u_width,
+                                  std::min(plan.out_channels, panels * (t + 1) / threads * u_width)};
+      for (int64_t i = 0; i < tasks && channels.begin < channels.end; ++i)
+        TRY(run_band(serial, r, i / bands, i % bands, channels));
+      return Status::ok();
     });
-    for (Status& st : status) TRY(st);
-    return Status::ok();
   }
   for (int64_t n = 0; n < plan.batch; ++n)
     for (int64_t band = 0; band < bands; ++band) TRY(run_band(pool, r, n, band, {0, plan.out_channels}));

@@ -1,6 +1,7 @@
 #include "ops/nn/f32_gemm_driver.h"
 
 #include "ops/nn/thread_scratch.h"
+#include "runtime/whole_tasks.h"
 
 #include <algorithm>
 #include <atomic>
@@ -373,13 +374,8 @@ Status run_f32_gemm(ThreadPool& pool, const kernels::F32GemmKernel& kernel, cons
 Status run_f32_gemms(ThreadPool& pool, const kernels::F32GemmKernel& kernel, int64_t count,
                      const std::function<F32Product(int64_t)>& product) {
   if (pool.size() > 1 && count >= 2 * int64_t{pool.size()}) {
-    std::vector<Status> status(static_cast<size_t>(count));
-    pool.parallel_for(count, 1, [&](int64_t begin, int64_t end) {
-      ThreadPool serial(1);
-      for (int64_t i = begin; i < end; ++i) status[static_cast<size_t>(i)] = run_f32_gemm(serial, kernel, product(i));
-    });
-    for (Status& st : status) TRY(st);
-    return Status::ok();
+    return run_whole_tasks(pool, count,
+                           [&](ThreadPool& serial, int64_t i) { return run_f32_gemm(serial, kernel, product(i)); });
   }
   for (int64_t i = 0; i < count; ++i) TRY(run_f32_gemm(pool, kernel, product(i)));
   return Status::ok();
