@@ -19,10 +19,43 @@ struct BatchNormAttrs {
   std::optional<ir::FusedClamp> clamp;  // a Relu / Clip after it (passes/fuse_clamp_activation.cc)
 };
 
+constexpr size_t kParams = 5;  // X, then the four statistics inputs
+const char* const kParamNames[kParams] = {"X", "scale", "B", "input_mean", "input_var"};
+
+// y = (x - centre) * factor + shift per statistic, in the compute type Acc.
+template <class Acc>
+struct ChannelAffine {
+  std::vector<Acc> centre, factor, shift;
+
+  ChannelAffine(const std::vector<double>* params, const std::vector<double>& mean, const std::vector<double>& var,
+                double epsilon) {
+    for (size_t j = 0; j < mean.size(); ++j) {
+      factor.push_back(static_cast<Acc>(params[1][j] / std::sqrt(var[j] + epsilon)));
+      shift.push_back(static_cast<Acc>(params[2][j]));
+      centre.push_back(static_cast<Acc>(mean[j]));
+    }
+  }
+};
+
+// The affine maps of constant statistics, computed when the kernel is created: reading and
+// converting four tensors and a square root per channel on every run took longer than the
+// normalization itself on DenseNet's 7 x 7 planes, and ran on one thread. (Initializers a
+// feed may replace are never constant inputs: runtime/compile.cc.)
+struct PreparedAffine {
+  ChannelAffine<float> in_float;
+  ChannelAffine<double> in_double;
+
+  template <class Acc>
+  const ChannelAffine<Acc>& get() const {
+    if constexpr (std::is_same_v<Acc, float>) return in_float;
+    else return in_double;
+  }
+};
+
 class BatchNormKernel final : public OpKernel {
  public:
-  BatchNormKernel(BatchNormAttrs attrs, Mode mode, Isa isa)
-      : attrs_(attrs), mode_(mode), step_(kernels::f32_step_kernel(isa)) {
+  BatchNormKernel(BatchNormAttrs attrs, Mode mode, Isa isa, std::optional<PreparedAffine> prepared)
+      : attrs_(attrs), mode_(mode), step_(kernels::f32_step_kernel(isa)), prepared_(std::move(prepared)) {
     if (!attrs_.clamp) return;
     normalize_.clip = true;
     normalize_.lo = attrs_.clamp->min ? static_cast<float>(*attrs_.clamp->min) : no_lower_bound<float>();
@@ -42,28 +75,37 @@ class BatchNormKernel final : public OpKernel {
     const int64_t batch = x->dim(0), channels = x->dim(1);
     const int64_t inner = x->numel() / std::max<int64_t>(batch * channels, 1);
     const int64_t stats = attrs_.spatial ? channels : channels * inner;
-    static const char* kNames[] = {"X", "scale", "B", "input_mean", "input_var"};
-    std::vector<double> params[5];
-    for (size_t i = 1; i < 5; ++i) {
+    const bool prepared = prepared_ && prepared_->in_float.centre.size() == static_cast<size_t>(stats);
+    std::vector<double> params[kParams];
+    for (size_t i = 1; i < kParams && !prepared; ++i) {
       ASSIGN_OR_RETURN(const Tensor* t, ctx.tensor_input(i));
       if (t->numel() != stats)
-        return invalid_argument(std::string("BatchNormalization ") + kNames[i] + " must have " + std::to_string(stats) +
-                                " elements, got shape " + shape_to_string(t->shape()));
-      ASSIGN_OR_RETURN(params[i], nn::read_doubles(*t, kNames[i]));
+        return invalid_argument(std::string("BatchNormalization ") + kParamNames[i] + " must have " +
+                                std::to_string(stats) + " elements, got shape " + shape_to_string(t->shape()));
+      ASSIGN_OR_RETURN(params[i], nn::read_doubles(*t, kParamNames[i]));
     }
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), x->shape()));
     return dispatch<kFloats>(x->dtype(), [&](auto* tag) -> Status {
       using T = std::remove_pointer_t<decltype(tag)>;
       nn::ComputeInput<T> xv(*x);
       nn::ComputeOutput<T> yv(*y);
-      std::vector<double> mean = params[3], var = params[4];
-      if (attrs_.training) {
-        if (mode_ == Mode::kReference) batch_moments<double>(ctx.pool(), xv.data(), batch, channels, inner, mean, var);
-        else batch_moments<nn::compute_t<T>>(ctx.pool(), xv.data(), batch, channels, inner, mean, var);
-        TRY(write_running_stats(ctx, mean, var, params[3], params[4]));
-      }
-      if (mode_ == Mode::kReference) normalize<double>(ctx.pool(), xv.data(), yv.data(), batch, channels, inner, params, mean, var);
-      else normalize<nn::compute_t<T>>(ctx.pool(), xv.data(), yv.data(), batch, channels, inner, params, mean, var);
+      const auto normalize_in = [&](auto* acc_tag) -> Status {
+        using Acc = std::remove_pointer_t<decltype(acc_tag)>;
+        if (prepared) {
+          normalize(ctx.pool(), xv.data(), yv.data(), batch, channels, inner, prepared_->get<Acc>());
+          return Status::ok();
+        }
+        std::vector<double> mean = params[3], var = params[4];
+        if (attrs_.training) {
+          batch_moments<Acc>(ctx.pool(), xv.data(), batch, channels, inner, mean, var);
+          TRY(write_running_stats(ctx, mean, var, params[3], params[4]));
+        }
+        normalize(ctx.pool(), xv.data(), yv.data(), batch, channels, inner,
+                  ChannelAffine<Acc>(params, mean, var, attrs_.epsilon));
+        return Status::ok();
+      };
+      TRY(mode_ == Mode::kReference ? normalize_in(static_cast<double*>(nullptr))
+                                    : normalize_in(static_cast<nn::compute_t<T>*>(nullptr)));
       yv.commit();
       return Status::ok();
     });
@@ -111,15 +153,10 @@ class BatchNormKernel final : public OpKernel {
 
   template <class Acc, class C>
   void normalize(ThreadPool& pool, const C* x, C* y, int64_t batch, int64_t channels, int64_t inner,
-                 const std::vector<double>* params, const std::vector<double>& mean,
-                 const std::vector<double>& var) const {
-    const size_t stats = mean.size();
-    std::vector<Acc> factor(stats), shift(stats), centre(stats);
-    for (size_t j = 0; j < stats; ++j) {
-      factor[j] = static_cast<Acc>(params[1][j] / std::sqrt(var[j] + attrs_.epsilon));
-      shift[j] = static_cast<Acc>(params[2][j]);
-      centre[j] = static_cast<Acc>(mean[j]);
-    }
+                 const ChannelAffine<Acc>& affine) const {
+    const std::vector<Acc>& factor = affine.factor;
+    const std::vector<Acc>& shift = affine.shift;
+    const std::vector<Acc>& centre = affine.centre;
     pool.parallel_for(batch * channels, 1, [&](int64_t begin, int64_t end) {
       for (int64_t plane = begin; plane < end; ++plane) {
         const int64_t c = plane % channels;
@@ -164,7 +201,23 @@ class BatchNormKernel final : public OpKernel {
   kernels::F32StepFn step_;
   // The step's kind and the fused clamp's bounds (set once); each channel adds its m, f, s.
   kernels::F32StepParams normalize_{kernels::F32StepKind::kNormalize};
+  std::optional<PreparedAffine> prepared_;  // when the four statistics are constants
 };
+
+// The affine maps of inference with constant statistics, or nothing (then run() reads them).
+std::optional<PreparedAffine> prepare_affine(const KernelInit& init, const BatchNormAttrs& attrs) {
+  if (attrs.training || init.constant_inputs.size() < kParams) return std::nullopt;
+  std::vector<double> params[kParams];
+  for (size_t i = 1; i < kParams; ++i) {
+    const Tensor* t = init.constant_inputs[i];
+    if (!t || t->numel() != init.constant_inputs[1]->numel()) return std::nullopt;  // run() reports it
+    Result<std::vector<double>> values = nn::read_doubles(*t, kParamNames[i]);
+    if (!values.is_ok()) return std::nullopt;
+    params[i] = std::move(*values);
+  }
+  return PreparedAffine{ChannelAffine<float>(params, params[3], params[4], attrs.epsilon),
+                        ChannelAffine<double>(params, params[3], params[4], attrs.epsilon)};
+}
 
 Result<std::unique_ptr<OpKernel>> create_batch_norm(const KernelInit& init) {
   if (init.num_inputs() != 5)
@@ -190,7 +243,7 @@ Result<std::unique_ptr<OpKernel>> create_batch_norm(const KernelInit& init) {
   } else if (init.num_outputs() > 1) {
     return init.unsupported("the training outputs of BatchNormalization before opset 14");
   }
-  return make_kernel<BatchNormKernel>(a, init.mode, init.isa);
+  return make_kernel<BatchNormKernel>(a, init.mode, init.isa, prepare_affine(init, a));
 }
 
 }  // namespace
