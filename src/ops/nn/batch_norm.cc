@@ -1,5 +1,6 @@
 // BatchNormalization: y = (x - mean) * scale / sqrt(var + epsilon) + B per channel, with
 // the statistics either given (inference) or computed from the batch (training_mode).
+#include <array>
 #include <cmath>
 
 #include "kernels/elementwise/f32_steps.h"
@@ -21,6 +22,18 @@ struct BatchNormAttrs {
 
 constexpr size_t kParams = 5;  // X, then the four statistics inputs
 const char* const kParamNames[kParams] = {"X", "scale", "B", "input_mean", "input_var"};
+
+// Inputs 1-4 (the statistics) as doubles into params[1..4], each of `stats` elements.
+Status read_statistics(const std::array<const Tensor*, kParams>& inputs, int64_t stats,
+                       std::vector<double> (&params)[kParams]) {
+  for (size_t i = 1; i < kParams; ++i) {
+    if (inputs[i]->numel() != stats)
+      return invalid_argument(std::string("BatchNormalization ") + kParamNames[i] + " must have " +
+                              std::to_string(stats) + " elements, got shape " + shape_to_string(inputs[i]->shape()));
+    ASSIGN_OR_RETURN(params[i], nn::read_doubles(*inputs[i], kParamNames[i]));
+  }
+  return Status::ok();
+}
 
 // y = (x - centre) * factor + shift per statistic, in the compute type Acc.
 template <class Acc>
@@ -77,12 +90,12 @@ class BatchNormKernel final : public OpKernel {
     const int64_t stats = attrs_.spatial ? channels : channels * inner;
     const bool prepared = prepared_ && prepared_->in_float.centre.size() == static_cast<size_t>(stats);
     std::vector<double> params[kParams];
-    for (size_t i = 1; i < kParams && !prepared; ++i) {
-      ASSIGN_OR_RETURN(const Tensor* t, ctx.tensor_input(i));
-      if (t->numel() != stats)
-        return invalid_argument(std::string("BatchNormalization ") + kParamNames[i] + " must have " +
-                                std::to_string(stats) + " elements, got shape " + shape_to_string(t->shape()));
-      ASSIGN_OR_RETURN(params[i], nn::read_doubles(*t, kParamNames[i]));
+    if (!prepared) {
+      std::array<const Tensor*, kParams> inputs{};
+      for (size_t i = 1; i < kParams; ++i) {
+        ASSIGN_OR_RETURN(inputs[i], ctx.tensor_input(i));
+      }
+      TRY(read_statistics(inputs, stats, params));
     }
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), x->shape()));
     return dispatch<kFloats>(x->dtype(), [&](auto* tag) -> Status {
@@ -207,14 +220,13 @@ class BatchNormKernel final : public OpKernel {
 // The affine maps of inference with constant statistics, or nothing (then run() reads them).
 std::optional<PreparedAffine> prepare_affine(const KernelInit& init, const BatchNormAttrs& attrs) {
   if (attrs.training || init.constant_inputs.size() < kParams) return std::nullopt;
-  std::vector<double> params[kParams];
+  std::array<const Tensor*, kParams> inputs{};
   for (size_t i = 1; i < kParams; ++i) {
-    const Tensor* t = init.constant_inputs[i];
-    if (!t || t->numel() != init.constant_inputs[1]->numel()) return std::nullopt;  // run() reports it
-    Result<std::vector<double>> values = nn::read_doubles(*t, kParamNames[i]);
-    if (!values.is_ok()) return std::nullopt;
-    params[i] = std::move(*values);
+    inputs[i] = init.constant_inputs[i];
+    if (!inputs[i]) return std::nullopt;
   }
+  std::vector<double> params[kParams];
+  if (!read_statistics(inputs, inputs[1]->numel(), params)) return std::nullopt;  // run() reports it
   return PreparedAffine{ChannelAffine<float>(params, params[3], params[4], attrs.epsilon),
                         ChannelAffine<double>(params, params[3], params[4], attrs.epsilon)};
 }
