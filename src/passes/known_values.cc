@@ -16,6 +16,7 @@ std::optional<size_t> type_source(const ir::Node& n) {
       "LeakyRelu", "MatMul", "MaxPool", "Mul", "Neg", "Pad", "Pow", "ReduceMax", "ReduceMean", "ReduceMin",
       "ReduceSum", "Relu", "Reshape", "Resize", "Sigmoid", "Slice", "Softmax", "Split", "Sqrt", "Squeeze",
       "Sub", "Tanh", "Tile", "Transpose", "Unsqueeze"};
+  if (n.domain == ir::kInternalDomain && n.op_type == "ChannelScaledConv") return 0;  // passes/fuse_channel_scale.cc
   if (!n.domain.empty() || n.inputs.empty()) return std::nullopt;
   if (n.op_type == "Where") return n.inputs.size() == 3 ? std::optional<size_t>(1) : std::nullopt;
   return first_input.count(n.op_type) ? std::optional<size_t>(0) : std::nullopt;

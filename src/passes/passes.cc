@@ -13,6 +13,7 @@ int fuse_matmul_scale(ir::Model& model);
 int fuse_matmul_bias(ir::Model& model);
 int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
+int fuse_channel_scale(ir::Model& model);
 int fuse_elementwise(ir::Model& model);
 int fold_elementwise_into_conv(ir::Model& model);
 int layout_nhwc(ir::Model& model);
@@ -39,6 +40,9 @@ const std::vector<GraphPass>& all_passes() {
       {"fuse_matmul_bias", NumericsEffect::kBitPreserving, fuse_matmul_bias},
       {"fuse_residual_add", NumericsEffect::kBitPreserving, fuse_residual_add},
       {"fuse_clamp_activation", NumericsEffect::kBitPreserving, fuse_clamp_activation},
+      // After the residual and the clamp, which the Conv keeps; before fuse_elementwise,
+      // which would take the Mul into a group.
+      {"fuse_channel_scale", NumericsEffect::kBitPreserving, fuse_channel_scale},
       {"fuse_elementwise", NumericsEffect::kBitPreserving, fuse_elementwise},
       {"fold_elementwise_into_conv", NumericsEffect::kBitPreserving, fold_elementwise_into_conv},
       // Last: after fuse_qdq and fuse_qdq_add made the QLinearConv and QdqAdd nodes it lays out.

@@ -20,20 +20,84 @@ namespace {
 
 constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
 
+// A ChannelScaledConv's per-channel factors (passes/fuse_channel_scale.cc), when the tiles
+// multiply the input by them as they pack it: image n's factor for channel c is
+// data[n * image_stride + c].
+struct ChannelScale {
+  const float* data = nullptr;
+  int64_t image_stride = 0;
+};
+
+// The operands of a ChannelScaledConv's Mul as the input and its per-channel factors, when
+// both are float32 and one is [N or 1, C, 1, ...] for the other's [N, C, ...] with C > 1
+// input channels; else none (the kernel then multiplies them out first).
+std::optional<std::pair<const Tensor*, ChannelScale>> split_channel_scale(const Tensor& a, const Tensor& b) {
+  const auto per_channel = [](const Tensor& x, const Tensor& s) {
+    if (x.dtype() != DataType::kFloat || s.dtype() != DataType::kFloat || x.rank() < 3 || s.rank() != x.rank() ||
+        x.dim(1) <= 1 || s.dim(1) != x.dim(1) || (s.dim(0) != 1 && s.dim(0) != x.dim(0)))
+      return false;
+    for (int64_t d = 2; d < s.rank(); ++d)
+      if (s.dim(d) != 1) return false;
+    return true;
+  };
+  for (auto [x, s] : {std::pair{&a, &b}, std::pair{&b, &a}})
+    if (per_channel(*x, *s)) return std::pair{x, ChannelScale{s->data<float>(), s->dim(0) == 1 ? 0 : s->dim(1)}};
+  return std::nullopt;
+}
+
+// a * b with broadcasting, as the Mul that fuse_channel_scale folded would have computed it.
+Result<Tensor> multiply(ThreadPool& pool, const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype())
+    return invalid_argument(std::string("the fused Mul's inputs must have the same type, got ") + dtype_name(a.dtype()) +
+                            " and " + dtype_name(b.dtype()));
+  ASSIGN_OR_RETURN(std::vector<int64_t> shape, broadcast_shapes({a.shape(), b.shape()}));
+  ASSIGN_OR_RETURN(Tensor product, Tensor::create_for_overwrite(a.dtype(), shape));
+  const BroadcastRows rows(shape, {a.shape(), b.shape()});
+  TRY(dispatch<kConvTypes>(a.dtype(), [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    apply_rows(rows, pool, a.data<T>(), b.data<T>(), product.data<T>(),
+               [](T u, T v) { return store<T>(arith_mul(load(u), load(v))); });
+    return Status::ok();
+  }));
+  return product;
+}
+
+// B panels [first / nr, first / nr + panels) of a pointwise Conv's input image (`taps`
+// channels of `positions` floats), each element times its channel's factor.
+void pack_scaled_panels(const float* image, const float* scale, int64_t taps, int64_t positions, int64_t first,
+                        int64_t panels, int nr, float* out) {
+  for (int64_t q = 0; q < panels; ++q) {
+    const int64_t col0 = first + q * nr;
+    const int64_t valid = std::clamp<int64_t>(positions - col0, 0, nr);
+    for (int64_t k = 0; k < taps; ++k) {
+      const float* src = image + k * positions + col0;
+      float* dst = out + (q * taps + k) * nr;
+      const float factor = scale[k];
+      for (int64_t i = 0; i < valid; ++i) dst[i] = src[i] * factor;
+      for (int64_t i = valid; i < nr; ++i) dst[i] = 0.0f;
+    }
+  }
+}
+
 class ConvKernel final : public OpKernel {
  public:
   ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, Isa isa, nn::WidenedConstant weights,
              const kernels::F32GemmKernel& tile, nn::PackedF32 packed, nn::WinogradWeights winograd, bool residual,
-             std::optional<ir::FusedClamp> clamp, std::optional<ElementwiseProgram> program, size_t program_first)
+             std::optional<ir::FusedClamp> clamp, std::optional<ElementwiseProgram> program, size_t program_first,
+             std::optional<size_t> scale_input)
       : attrs_(std::move(attrs)), group_(group), mode_(mode), residual_(residual), clamp_(clamp),
-        program_(std::move(program)), program_first_(program_first), gemm_(mode),
+        program_(std::move(program)), program_first_(program_first), scale_input_(scale_input), gemm_(mode),
         tile_(tile),
         depthwise_(kernels::f32_dwconv_kernel(isa, mode == Mode::kDefault)),
         winograd_transforms_(kernels::f32_winograd_transforms(isa)),
         weights_(std::move(weights)), packed_(std::move(packed)), winograd_(std::move(winograd)) {}
 
   Status infer(InferContext& ctx) const override {
-    std::optional<ir::Shape> y = nn::conv_output_shape(attrs_, ctx.shape(0), ctx.shape(1));
+    const ir::Shape* x = ctx.shape(0);
+    std::optional<ir::Shape> scaled;  // a ChannelScaledConv's X: its Mul's product
+    if (scale_input_ && x && ctx.shape(*scale_input_)) scaled = broadcast_symbolic({x, ctx.shape(*scale_input_)});
+    if (scale_input_) x = scaled ? &*scaled : nullptr;
+    std::optional<ir::Shape> y = nn::conv_output_shape(attrs_, x, ctx.shape(1));
     if (residual_) y = y && ctx.shape(3) ? std::optional(broadcast_symbolic({&*y, ctx.shape(3)})) : std::nullopt;
     ctx.set_output(0, ctx.dtype(0), y);
     return Status::ok();
@@ -47,6 +111,17 @@ class ConvKernel final : public OpKernel {
   Status run(RunContext& ctx) const override {
     ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
     ASSIGN_OR_RETURN(const Tensor* w, ctx.tensor_input(1));
+    ChannelScale scale;
+    Tensor product;  // a ChannelScaledConv's X times its factors, where the tiles cannot apply them
+    if (scale_input_) {
+      ASSIGN_OR_RETURN(const Tensor* other, ctx.tensor_input(*scale_input_));
+      if (const auto split = scaled_on_tiles(*x, *other, *w)) {
+        std::tie(x, scale) = *split;
+      } else {
+        ASSIGN_OR_RETURN(product, multiply(ctx.pool(), *x, *other));
+        x = &product;
+      }
+    }
     const Tensor* b = nullptr;
     if (ctx.has_input(2)) {
       ASSIGN_OR_RETURN(b, ctx.tensor_input(2));
@@ -71,11 +146,11 @@ class ConvKernel final : public OpKernel {
     // The residual joins the kernel's output when it has the output's shape and the
     // compute type is the storage type; otherwise the Add runs as its own step.
     if (r && (r->shape() != y_shape || x->dtype() == DataType::kFloat16))
-      return run_with_separate_add(ctx, plan, *x, *w, b, *r, y_shape);
+      return run_with_separate_add(ctx, plan, *x, scale, *w, b, *r, y_shape);
     ChannelProgram post;
     if (program_) {
       std::vector<const Tensor*> extras;
-      for (size_t i = program_first_; i < ctx.num_inputs(); ++i) {
+      for (size_t i = program_first_; i < scale_input_.value_or(ctx.num_inputs()); ++i) {
         ASSIGN_OR_RETURN(const Tensor* t, ctx.tensor_input(i));
         extras.push_back(t);
       }
@@ -87,26 +162,40 @@ class ConvKernel final : public OpKernel {
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), y_shape));
     return dispatch<kConvTypes>(x->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
-      return run_typed<T>(ctx.pool(), plan, *x, *w, b, r, clamp_, *y, post);
+      return run_typed<T>(ctx.pool(), plan, *x, scale, *w, b, r, clamp_, *y, post);
     });
   }
 
  private:
+  // split_channel_scale's input and factors where the tiles can apply the factors: a float32
+  // pointwise convolution in one group, not in reference mode.
+  std::optional<std::pair<const Tensor*, ChannelScale>> scaled_on_tiles(const Tensor& a, const Tensor& b,
+                                                                        const Tensor& w) const {
+    if (mode_ == Mode::kReference || group_ != 1 || w.dtype() != DataType::kFloat) return std::nullopt;
+    const auto split = split_channel_scale(a, b);
+    if (!split) return std::nullopt;
+    const Result<nn::ConvPlan> plan = nn::make_conv_plan(attrs_, group_, split->first->shape(), w.shape());
+    return plan.is_ok() && plan->is_pointwise() ? split : std::nullopt;
+  }
+
   // Conv, then the fused Add with broadcasting, then the fused clamp: the unfused ops' steps.
-  Status run_with_separate_add(RunContext& ctx, const nn::ConvPlan& plan, const Tensor& x, const Tensor& w,
-                               const Tensor* b, const Tensor& r, const std::vector<int64_t>& y_shape) const {
+  Status run_with_separate_add(RunContext& ctx, const nn::ConvPlan& plan, const Tensor& x, const ChannelScale& scale,
+                               const Tensor& w, const Tensor* b, const Tensor& r,
+                               const std::vector<int64_t>& y_shape) const {
     ASSIGN_OR_RETURN(Tensor conv, Tensor::create_for_overwrite(x.dtype(), y_shape));
     return dispatch<kConvTypes>(x.dtype(), [&](auto* tag) -> Status {
       using T = std::remove_pointer_t<decltype(tag)>;
-      TRY(run_typed<T>(ctx.pool(), plan, x, w, b, nullptr, std::nullopt, conv, ChannelProgram{}));
+      TRY(run_typed<T>(ctx.pool(), plan, x, scale, w, b, nullptr, std::nullopt, conv, ChannelProgram{}));
       return nn::add_residual_then_clamp<T>(ctx, conv, r, clamp_);
     });
   }
 
   // y = post(clamp(conv(x) + r)): r (same shape and type as y, float or double), the
-  // clamp and the folded elementwise group `post` (float) are optional.
+  // clamp and the folded elementwise group `post` (float) are optional; so is `scale`
+  // (float32 pointwise convolutions on the tiles only: split_channel_scale).
   template <class T>
-  Status run_typed(ThreadPool& pool, const nn::ConvPlan& plan, const Tensor& x, const Tensor& w, const Tensor* b,
+  Status run_typed(ThreadPool& pool, const nn::ConvPlan& plan, const Tensor& x, const ChannelScale& scale,
+                   const Tensor& w, const Tensor* b,
                    const Tensor* r, const std::optional<ir::FusedClamp>& clamp, Tensor& y,
                    const ChannelProgram& post) const {
     using C = nn::compute_t<T>;
@@ -129,7 +218,8 @@ class ConvKernel final : public OpKernel {
                              residual, clamp, post, yv.data()));
         epilogue_done = post_done = true;
       } else if (mode_ != Mode::kReference) {
-        TRY(run_tiles(pool, plan, xv.data(), packed_.match(w), wv.data(), bias, residual, clamp, yv.data(), post));
+        TRY(run_tiles(pool, plan, xv.data(), scale, packed_.match(w), wv.data(), bias, residual, clamp, yv.data(),
+                      post));
         epilogue_done = post_done = true;
       } else {
         run_reference(pool, plan, xv.data(), wv.data(), bias, yv.data());
@@ -177,7 +267,8 @@ class ConvKernel final : public OpKernel {
 
   // float32 on the tile kernels: weights as A panels (packed at creation when constant),
   // the taps of each group of output positions written by im2col straight into a B panel.
-  Status run_tiles(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const float* packed,
+  Status run_tiles(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const ChannelScale& scale,
+                   const float* packed,
                    const float* weights, const float* bias, const float* residual,
                    const std::optional<ir::FusedClamp>& clamp, float* out, const ChannelProgram& post) const {
     const int64_t taps = plan.taps(), mg = plan.out_per_group(), positions = plan.window.out_size();
@@ -203,7 +294,12 @@ class ConvKernel final : public OpKernel {
         p.a.outer_stride = taps;
         p.a.k_stride = 1;
       }
-      if (pointwise) {
+      if (scale.data) {
+        const float* factors = scale.data + n * scale.image_stride;
+        p.b.fill = [=](int64_t first, int64_t panels, float* out) {
+          pack_scaled_panels(image, factors, taps, positions, first, panels, nr, out);
+        };
+      } else if (pointwise) {
         p.b.data = image;
         p.b.outer_stride = 1;
         p.b.k_stride = in_size;
@@ -301,6 +397,7 @@ class ConvKernel final : public OpKernel {
   std::optional<ir::FusedClamp> clamp_;  // a Relu/Clip fused into this node
   std::optional<ElementwiseProgram> program_;  // an elementwise group folded into this node
   size_t program_first_;                       // its extra operands are inputs from here on
+  std::optional<size_t> scale_input_;  // ChannelScaledConv: the input its X is multiplied by
   nn::GemmKernels gemm_;
   const kernels::F32GemmKernel& tile_;
   kernels::F32DwConvFn depthwise_;
@@ -310,17 +407,22 @@ class ConvKernel final : public OpKernel {
   nn::WinogradWeights winograd_;  // their Winograd transforms (default mode, 3x3)
 };
 
-Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
+// `channel_scaled`: a ChannelScaledConv, whose last input multiplies X (passes/fuse_channel_scale.cc).
+Result<std::unique_ptr<OpKernel>> create_conv_kernel(const KernelInit& init, bool channel_scaled) {
   const bool residual = init.node.fused_residual;
   const bool folded = !init.node.elementwise_steps.empty();
-  const size_t own_inputs = folded ? init.node.elementwise_first_input : init.num_inputs();
-  if (init.num_inputs() < 2 || own_inputs > (residual ? 4u : 3u) || own_inputs > init.num_inputs() ||
-      !init.has_input(0) || !init.has_input(1) || (residual && !init.has_input(3)))
-    return init.error("Conv takes X, W and optional B, got " + std::to_string(init.num_inputs()) + " inputs");
+  if (channel_scaled && (init.num_inputs() < 4 || !init.has_input(init.num_inputs() - 1)))
+    return init.error("ChannelScaledConv takes X, W, B (or \"\"), the fused Add's operand if any, and X's factor, got " +
+                      std::to_string(init.num_inputs()) + " inputs");
+  const size_t inputs = init.num_inputs() - (channel_scaled ? 1 : 0);  // X's factor is not the Conv's
+  const size_t own_inputs = folded ? init.node.elementwise_first_input : inputs;
+  if (inputs < 2 || own_inputs > (residual ? 4u : 3u) || own_inputs > inputs || !init.has_input(0) ||
+      !init.has_input(1) || (residual && !init.has_input(3)))
+    return init.error("Conv takes X, W and optional B, got " + std::to_string(inputs) + " inputs");
   if (residual && folded) return init.error("cannot fold an elementwise group into a Conv with a fused Add");
   std::optional<ElementwiseProgram> program;
   if (folded) {
-    auto parsed = ElementwiseProgram::parse(init.node.elementwise_steps, 1 + init.num_inputs() - own_inputs, init.mode,
+    auto parsed = ElementwiseProgram::parse(init.node.elementwise_steps, 1 + inputs - own_inputs, init.mode,
                                               init.isa);
     if (!parsed.is_ok()) return init.error(parsed.status().message());
     program = std::move(*parsed);
@@ -341,11 +443,18 @@ Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) {
     ASSIGN_OR_RETURN(packed, nn::pack_f32_constant(*w, weights, group, mg, taps, taps, 1, tile.mr));
   }
   return make_kernel<ConvKernel>(std::move(attrs), group, init.mode, init.isa, std::move(weights), tile, std::move(packed),
-                                 std::move(winograd), residual, init.node.fused_clamp, std::move(program), own_inputs);
+                                 std::move(winograd), residual, init.node.fused_clamp, std::move(program), own_inputs,
+                                 channel_scaled ? std::optional(inputs) : std::nullopt);
+}
+
+Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) { return create_conv_kernel(init, false); }
+Result<std::unique_ptr<OpKernel>> create_channel_scaled_conv(const KernelInit& init) {
+  return create_conv_kernel(init, true);
 }
 
 }  // namespace
 
 TWINRT_REGISTER_OP("Conv", 1, create_conv);
+TWINRT_REGISTER_OP_EX(ir::kInternalDomain, "ChannelScaledConv", 1, INT64_MAX, "ref", 0, create_channel_scaled_conv);
 
 }  // namespace twinrt

@@ -1,0 +1,88 @@
+// Mul(a, b) whose product only a 1x1 Conv reads, as its X (stride 1, no padding, one group)
+// -> ChannelScaledConv(a, W, B, [residual,] b) of twinrt's domain: the Conv of a * b. Where b is
+// one factor per channel (a squeeze-and-excitation block's scale: EfficientNet, MobileNetV3,
+// RegNetY), the convolution multiplies each input element by its channel's factor as it
+// packs its panels, instead of the Mul writing the whole product to memory and the Conv
+// reading it back; any other shapes take a separate multiplication inside the kernel
+// (ops/nn/conv.cc). Bit-preserving: each product is the Mul's rounded float product, and the
+// Conv sums them in the same order.
+//
+// Runs after fuse_residual_add and fuse_clamp_activation (the Conv keeps what they fused)
+// and before fuse_elementwise, which would otherwise merge the Mul into a group.
+#include "passes/graph_uses.h"
+#include "passes/passes.h"
+
+namespace twinrt::passes {
+namespace {
+
+// Whether the ints attribute `name` is absent or every value in it is `value`.
+bool all_equal(const ir::Node& n, const char* name, int64_t value) {
+  const ir::Attribute* a = n.attr(name);
+  if (!a) return true;
+  for (int64_t v : a->ints)
+    if (v != value) return false;
+  return a->type == ir::Attribute::Type::kInts;
+}
+
+// A Conv whose window is one position with stride 1 and no padding, in one group, with
+// nothing fused into it but a residual and a clamp.
+bool is_pointwise_conv(const ir::Node& n, const ir::Graph& g) {
+  if (!is_op(n, "Conv") || n.inputs.size() < 2 || n.outputs.size() != 1 || !n.elementwise_steps.empty()) return false;
+  const ir::Attribute* auto_pad = n.attr("auto_pad");
+  if (auto_pad && auto_pad->s != "NOTSET" && auto_pad->s != "VALID") return false;
+  if (!all_equal(n, "strides", 1) || !all_equal(n, "pads", 0)) return false;
+  const ir::Attribute* group = n.attr("group");
+  if (group && (group->type != ir::Attribute::Type::kInt || group->i != 1)) return false;
+  // The kernel's size: from kernel_shape, else from W's dims when W is an initializer.
+  if (const ir::Attribute* k = n.attr("kernel_shape")) return all_equal(n, "kernel_shape", 1) && !k->ints.empty();
+  auto w = g.initializers.find(n.inputs[1]);
+  if (w == g.initializers.end() || w->second.rank() < 3) return false;
+  for (size_t d = 2; d < w->second.shape().size(); ++d)
+    if (w->second.dim(d) != 1) return false;
+  return true;
+}
+
+// x * f(x) (SiLU as x * Sigmoid(x), HardSwish as x * HardSigmoid(x)): an activation, which
+// fuse_elementwise folds into the node that writes x.
+bool gates_itself(const ir::Graph& g, const std::map<std::string, size_t>& producers, const ir::Node& mul) {
+  for (int k : {0, 1}) {
+    auto p = producers.find(mul.inputs[k]);
+    if (p != producers.end() && !g.nodes[p->second].inputs.empty() && g.nodes[p->second].inputs[0] == mul.inputs[1 - k])
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int fuse_channel_scale(ir::Model& model) {
+  if (model.opset("") < 7) return 0;  // Mul-6 and older broadcast by attributes
+  ir::Graph& g = *model.graph;
+  const GraphUses uses = graph_uses(g);
+  const std::map<std::string, size_t> producers = value_producers(g);
+  std::vector<bool> removed(g.nodes.size(), false);
+  int fused = 0;
+  for (ir::Node& conv : g.nodes) {
+    if (!is_pointwise_conv(conv, g) || !uses.only_read_once(conv.inputs[0])) continue;
+    auto p = producers.find(conv.inputs[0]);
+    if (p == producers.end() || removed[p->second]) continue;
+    const ir::Node& mul = g.nodes[p->second];
+    if (!is_op(mul, "Mul") || mul.inputs.size() != 2 || mul.outputs.size() != 1 || mul.inputs[0].empty() ||
+        mul.inputs[1].empty() || gates_itself(g, producers, mul))
+      continue;
+    // ChannelScaledConv's inputs: the Conv's (an absent bias as ""), X replaced by the
+    // Mul's first operand, then its second, always last.
+    conv.inputs[0] = mul.inputs[0];
+    if (conv.inputs.size() < 3) conv.inputs.resize(3);
+    conv.inputs.push_back(mul.inputs[1]);
+    conv.domain = ir::kInternalDomain;
+    conv.op_type = "ChannelScaledConv";
+    conv.fused_from.insert(conv.fused_from.begin(), mul.name);
+    removed[p->second] = true;
+    ++fused;
+  }
+  erase_nodes(g, removed);
+  return fused;
+}
+
+}  // namespace twinrt::passes
