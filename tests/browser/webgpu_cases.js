@@ -221,6 +221,16 @@ export const cases = [
     placement: gpu('Conv'),
   },
   {
+    name: 'Mul by a per-channel factor fused into a 1x1 Conv with a residual Add',
+    spec: { model: { inputs: [f('x', [1, 4, 5, 5]), f('s', [1, 4, 1, 1])], outputs: [out('z')], initializers: [weight('w', [4, 4, 1, 1]), weight('b', [4], 4)],
+      nodes: [
+        { op: 'Mul', inputs: ['x', 's'], outputs: ['m'] },
+        { op: 'Conv', inputs: ['m', 'w', 'b'], outputs: ['c'] },
+        { op: 'Add', inputs: ['c', 'x'], outputs: ['z'] },
+      ] } },
+    placement: ['ChannelScaledConv:webgpu'],
+  },
+  {
     name: 'fused elementwise group',
     spec: { model: { inputs: [f('x', [2, 3, 4]), f('y', [3, 1])], outputs: [out('z')], initializers: [weight('b', [4], 6)],
       nodes: [

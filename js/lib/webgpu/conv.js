@@ -1,7 +1,8 @@
 // Conv, direct: one invocation per output element sums channels, then kernel rows, then
 // kernel columns, in that order. Groups (and so depthwise), strides, pads, dilations.
+import { kernels as elementwise } from './elementwise.js';
 import { epilogue, epilogueProblem } from './epilogue.js';
-import { coords, numel } from './wgsl.js';
+import { broadcastShape, coords, numel } from './wgsl.js';
 import { windowGeometry, windowTaps } from './window.js';
 
 function geometry(node, ins) {
@@ -50,4 +51,19 @@ ${finish}
   },
 };
 
-export const kernels = { Conv: conv };
+// ChannelScaledConv (src/passes/fuse_channel_scale.cc): the Conv of its X times its last
+// input, as the Mul and the Conv that the pass joined, one after the other.
+const channelScaledConv = {
+  check(node, ins) {
+    const dims = broadcastShape([ins[0].dims, ins[ins.length - 1].dims]);
+    if (!dims) return 'shapes do not broadcast';
+    return conv.check(node, [{ ...ins[0], dims }, ...ins.slice(1, -1)]);
+  },
+  run(gpu, node, ins, ctx) {
+    const [product] = elementwise.Mul.run(gpu, node, [ins[0], ins[ins.length - 1]]);
+    ctx.keep.add(product.buffer);
+    return conv.run(gpu, node, [{ ...ins[0], ...product }, ...ins.slice(1, -1)], ctx);
+  },
+};
+
+export const kernels = { Conv: conv, 'ai.twinrt:ChannelScaledConv': channelScaledConv };
