@@ -184,18 +184,13 @@ struct WinogradRun {
   int64_t m_floats() const { return plan.out_channels * band_rows * g.blocks_w(); }
 };
 
-// Output channels [begin, end) of a convolution: whole panels of U.
-struct ChannelRange {
-  int64_t begin = 0, end = 0;
-};
-
-// Band `band` of image `n` for output channels `channels`: the input transform, the products
-// and the output transform, each split over `pool`'s threads.
-Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band, ChannelRange channels) {
+// Band `band` of image `n`: the input transform, the products and the output transform,
+// each split over `pool`'s threads.
+Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band) {
   kernels::WinogradGeometry g = r.g;
   g.band_first = band * r.band_rows;
   g.band_end = std::min(g.blocks_h(), g.band_first + r.band_rows);
-  const int64_t in = r.plan.in_channels, out = channels.end - channels.begin, width = r.layout.v_width(r.tile);
+  const int64_t in = r.plan.in_channels, out = r.plan.out_channels, width = r.layout.v_width(r.tile);
   const int64_t in_size = r.plan.window.in_size(), out_size = r.plan.window.out_size();
   const int64_t blocks = g.blocks(), v_stride = spread_stride(r.v_floats()), m_stride = spread_stride(r.m_floats());
   // V in panels, M (or M^T) row-major with room for the output transform's last vectors.
@@ -216,12 +211,11 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band,
   if (no_memory) return out_of_memory("no memory for Winograd row buffers");
   const bool as_rows = r.layout.blocks_as_rows;
   const int u_width = r.layout.u_width(r.tile);
-  const int64_t u_block = kernels::panel_count(r.plan.out_channels, u_width) * u_width * in;
-  const float* u_first = r.u_panels + channels.begin * in;  // channels.begin is a panel's first
+  const int64_t u_block = kernels::panel_count(out, u_width) * u_width * in;
   TRY(run_f32_gemms(pool, r.tile, points, [&](int64_t xi) {
     F32Product p;
     p.k = in;
-    const float* u = u_first + xi * u_block;
+    const float* u = r.u_panels + xi * u_block;
     const float* vx = v + xi * v_stride;
     if (as_rows) {
       p.m = blocks;
@@ -248,21 +242,20 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band,
       no_memory = true;
       return;
     }
-    for (int64_t local = o0; local < o1; ++local) {
-      const int64_t o = channels.begin + local;
+    for (int64_t o = o0; o < o1; ++o) {
       kernels::WinogradOutputStep step;
       step.bias = r.bias ? r.bias + o : nullptr;
-      step.residual = r.residual ? r.residual + (n * r.plan.out_channels + o) * out_size : nullptr;
+      step.residual = r.residual ? r.residual + (n * out + o) * out_size : nullptr;
       step.clamp = r.clamp.clamp;
       step.min = r.clamp.min;
       step.max = r.clamp.max;
-      float* plane = r.y + (n * r.plan.out_channels + o) * out_size;
+      float* plane = r.y + (n * out + o) * out_size;
       if (as_rows) {
         for (int64_t xi = 0; xi < points; ++xi)
-          for (int64_t b = 0; b < blocks; ++b) column[xi * blocks + b] = m[xi * m_stride + b * out + local];
+          for (int64_t b = 0; b < blocks; ++b) column[xi * blocks + b] = m[xi * m_stride + b * out + o];
         r.transforms.output(g, column, blocks, 0, step, plane, scratch);
       } else {
-        r.transforms.output(g, m, m_stride, local, step, plane, scratch);
+        r.transforms.output(g, m, m_stride, o, step, plane, scratch);
       }
       if (r.post.active()) r.post.apply(plane + first_row * g.out_w, rows * g.out_w, o);
     }
@@ -292,50 +285,36 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
   // How the threads share the work. A band split over the threads step by step waits for
   // all of them three times, and each step reads what the other threads wrote in the step
   // before (ResNet-50 at 2 threads gained nothing from Winograd that way), so natively each
-  // thread takes whole shares:
-  // - With enough bands for every thread, whole bands (one band per thread is enough where
-  //   the input transform is the larger one: DenseNet's 128 -> 32 layers).
-  // - Otherwise a share of U's panels (output channels) through all three steps, every thread
-  //   transforming the whole input. At 2 threads, one-layer models: SqueezeNet's 64 -> 256
-  //   layer at 13 x 13 took 0.16 against 0.20 ms split by steps, 48 -> 192 0.11 against 0.16,
-  //   32 -> 128 at 27 x 27 0.19 against 0.21 ms as two bands of 4 and 3 block rows (DenseNet's
-  //   128 -> 32 at 28 x 28 took 0.32 against 0.20 that way: its threads each transform 128
-  //   channels and share 3 panels). Whole models: SqueezeNet 3.59 -> 3.37 ms, GoogLeNet 11.1
-  //   -> 10.6, ResNet-50 (its 128-channel layers at 28 x 28 and 256 at 14 x 14 two bands
-  //   each) the same (medians of 6 to 8 interleaved rounds). Every thread's input transform
-  //   is work the others repeat, so with more than kMostChannelShares threads (not measured:
-  //   this machine has 2) the steps are split instead.
+  // thread takes whole bands, the images cut into enough of them for every thread.
+  // - Not a share of the output channels through all three steps, each thread transforming
+  //   the whole input: one-layer models ran faster that way (SqueezeNet's 32 -> 128 layer at
+  //   27 x 27, 2 threads: 0.14 against 0.16 ms; 48 -> 192 and 64 -> 256 at 13 x 13 0.11
+  //   against 0.14 and 0.17 against 0.22), but in a model every thread read the whole input,
+  //   half of it written by the other core, and wrote a share of the channels that the next
+  //   layers read by positions (1x1 convolutions split C's columns), so half of them from
+  //   the other core. With whole bands each thread writes and reads rows of the image, as its
+  //   neighbours do: SqueezeNet 0.977x, GoogLeNet 0.966x, ResNet-50 and DenseNet-121 the
+  //   same (2 threads, paired medians of 8 to 14 interleaved rounds).
   // Not in WebAssembly: in Chromium at 2 threads whole bands made ResNet-50 1.17x slower (not
   // understood; a thread slower than the other would do it, since whole shares cannot be
-  // rebalanced). Each band and channel is computed the same way on any thread, so the bits
-  // do not depend on the thread count.
+  // rebalanced); there a band goes whole to a thread only where there are two per thread.
+  // Each band and channel is computed the same way on any thread, so the bits do not depend
+  // on the thread count.
 #if defined(__EMSCRIPTEN__)
-  constexpr bool kWholeShares = false;
+  constexpr bool kWholeBands = false;
 #else
-  constexpr bool kWholeShares = true;
+  constexpr bool kWholeBands = true;
 #endif
-  const int64_t bands = r.bands(), tasks = plan.batch * bands, threads = pool.size();
-  const bool by_bands = tasks >= 2 * threads ||
-                        (kWholeShares && tasks % threads == 0 && plan.in_channels > plan.out_channels);
-  if (threads > 1 && by_bands) {
+  const int64_t threads = pool.size();
+  if (threads > 1 && kWholeBands && plan.batch * r.bands() < threads)
+    r.band_rows = std::min(r.band_rows, ceil_div(r.g.blocks_h(), ceil_div(threads, plan.batch)));
+  const int64_t bands = r.bands(), tasks = plan.batch * bands;
+  if (threads > 1 && (kWholeBands || tasks >= 2 * threads)) {
     return run_whole_tasks(pool, tasks, [&](ThreadPool& serial, int64_t t) {
-      return run_band(serial, r, t / bands, t % bands, {0, plan.out_channels});
+      return run_band(serial, r, t / bands, t % bands);
     });
   }
-  constexpr int64_t kMostChannelShares = 4;
-  if (threads > 1 && kWholeShares && threads <= kMostChannelShares) {
-    const int u_width = layout.u_width(tile);
-    const int64_t panels = kernels::panel_count(plan.out_channels, u_width);
-    return run_whole_tasks(pool, threads, [&](ThreadPool& serial, int64_t t) {
-      const ChannelRange channels{panels * t / threads * u_width,
-                                  std::min(plan.out_channels, panels * (t + 1) / threads * u_width)};
-      for (int64_t i = 0; i < tasks && channels.begin < channels.end; ++i)
-        TRY(run_band(serial, r, i / bands, i % bands, channels));
-      return Status::ok();
-    });
-  }
-  for (int64_t n = 0; n < plan.batch; ++n)
-    for (int64_t band = 0; band < bands; ++band) TRY(run_band(pool, r, n, band, {0, plan.out_channels}));
+  for (int64_t t = 0; t < tasks; ++t) TRY(run_band(pool, r, t / bands, t % bands));
   return Status::ok();
 }
 
