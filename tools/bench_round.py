@@ -11,7 +11,7 @@ exports into build/models). `--model` adds any other file; its symbolic dimensio
 to 1 unless given (`--model vit.onnx:batch=1`). Each model is one `twinrt bench` run, in
 which the engines take turns run by run, so a ratio is taken under one machine state. The
 table gives each engine's p50 and session-creation time, A / B, and the geometric mean and
-maximum of the ratios. `--chrt` runs each bench under `chrt -f 50` (root; steadier timings).
+maximum of the ratios. `--chrt` runs each bench under `chrt -f 50` (root; steadier native timings).
 """
 import argparse
 import json
@@ -67,6 +67,10 @@ def main():
     a = p.parse_args()
     if len(a.engines.split(",")) != 2:
         p.error("--engines takes exactly two engines")
+    if a.chrt and any(e.startswith(("twinrt-wasm", "ort-web", "twinrt-browser", "ort-browser")) for e in a.engines.split(",")):
+        # Node and Chromium compile and collect garbage on helper threads that a real-time main
+        # thread starves on 2 cores: a BERT round ran 10 minutes instead of one, on baseline code.
+        p.error("--chrt is for native engines only (JavaScript engines starve their helper threads under it)")
     chosen = {}
     for name in filter(None, a.models.split(",")):
         if name not in MODELS:
