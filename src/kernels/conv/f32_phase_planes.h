@@ -24,12 +24,15 @@ struct PhasePlanes {
 PhasePlanes phase_planes(const ImageWindow& w);
 
 // Phase planes [c0, c1) of `channels` planes' split (channel c's stride_h * stride_w planes
-// one after the other, channel after channel) into out, from the image's planes.
-void f32_split_phases(const ImageWindow& w, const float* image, int64_t c0, int64_t c1, float* out);
+// one after the other, channel after channel) into out, from the image's planes: of each,
+// `band.rows` rows from row `row0` on (band: phase_planes(w), or it with fewer rows, so that a
+// block of output rows can split only the rows it reads), rows past the plane's end zero.
+void f32_split_phases(const ImageWindow& w, const float* image, int64_t c0, int64_t c1, int64_t row0,
+                      const PhasePlanes& band, float* out);
 
 // offsets[p] for tap p = (c, kh, kw) in the weights' order (c * kernel_h * kernel_w + kh *
-// kernel_w + kw): where output (0, 0)'s tap p lies in the split; output (oh, ow)'s lies
-// oh * cols + ow further.
-void phase_tap_offsets(const ImageWindow& w, int64_t channels, int64_t* offsets);
+// kernel_w + kw): where output (row0, 0)'s tap p lies in a split of planes `band.rows` rows
+// high from row0 on; output (row0 + i, ow)'s lies i * cols + ow further.
+void phase_tap_offsets(const ImageWindow& w, int64_t channels, const PhasePlanes& band, int64_t* offsets);
 
 }  // namespace twinrt::kernels

@@ -20,21 +20,24 @@ constexpr int64_t kBlocksPerThread = 6;
 struct ConvPhases;  // owner of the split input's thread scratch
 struct ConvGridRows;  // owner of a grid task's rows of products
 
-// An image's group of input planes split into phase planes, in the calling thread's
-// scratch with zeros past the end for the last tiles' reads; null when out of memory.
-float* split_planes(const ConvPlan& plan, const kernels::PhasePlanes& pp, const float* image, int64_t tail) {
-  const int64_t planes = plan.in_per_group() * pp.stride_h * pp.stride_w, floats = planes * pp.plane_floats();
-  float* split = thread_scratch<ConvPhases>(floats + tail);
-  if (!split) return nullptr;
+// Rows [row0, row0 + band.rows) of an image's group of input planes split into phase planes
+// (band: phase_planes of the window, or it with fewer rows), into `split`, with `tail` zeros
+// past the end for the last tiles' reads.
+int64_t split_floats(const ConvPlan& plan, const kernels::PhasePlanes& band) {
+  return plan.in_per_group() * band.channel_floats();
+}
+void split_planes(const ConvPlan& plan, const kernels::PhasePlanes& band, int64_t row0, const float* image,
+                  int64_t tail, float* split) {
+  const int64_t floats = split_floats(plan, band);
   std::fill(split + floats, split + floats + tail, 0.0f);
-  kernels::f32_split_phases(plan.window.image(), image, 0, planes, split);
-  return split;
+  kernels::f32_split_phases(plan.window.image(), image, 0, plan.in_per_group() * band.stride_h * band.stride_w, row0,
+                            band, split);
 }
 
-// Each tap's place in the split (kernels/conv/f32_phase_planes.h).
-std::vector<int64_t> tap_offsets(const ConvPlan& plan) {
+// Each tap's place in a split of `band`'s rows (kernels/conv/f32_phase_planes.h).
+std::vector<int64_t> tap_offsets(const ConvPlan& plan, const kernels::PhasePlanes& band) {
   std::vector<int64_t> offsets(static_cast<size_t>(plan.taps()));
-  kernels::phase_tap_offsets(plan.window.image(), plan.in_per_group(), offsets.data());
+  kernels::phase_tap_offsets(plan.window.image(), plan.in_per_group(), band, offsets.data());
   return offsets;
 }
 
@@ -50,7 +53,8 @@ bool run_on_own_splits(ThreadPool& threads, int64_t count, const ConvPlan& plan,
     for (int64_t slot = s0; slot < s1; ++slot) {
       int64_t task = claims.claim();
       if (task < 0) return;
-      const float* split = split_planes(plan, pp, image, tail);
+      float* split = thread_scratch<ConvPhases>(split_floats(plan, pp) + tail);
+      if (split) split_planes(plan, pp, 0, image, tail, split);
       for (; split && task >= 0; task = claims.claim())
         if (!run(task, split)) break;
       if (!split || task >= 0) ok = false;
@@ -134,40 +138,55 @@ Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
   const int64_t out_h = win.out[0], out_w = win.out[1], positions = out_h * out_w;
   const int64_t in_size = plan.window.in_size();
   const int64_t m_panels = kernels::panel_count(mg, tile.mr), a_panel = k * tile.mr;
-  const std::vector<int64_t> offsets = tap_offsets(plan);
   return for_each_image_group(pool, plan, [&](ThreadPool& threads, int64_t n, int64_t g) -> Status {
     const int64_t per_block = threads.size() * kBlocksPerThread;
     const int64_t rows_per_block = (out_h + per_block - 1) / per_block;
     const int64_t blocks = (out_h + rows_per_block - 1) / rows_per_block;
+    // A block splits only the rows its taps read, into its thread's buffer, where its tiles
+    // find them in cache: the whole split, made by each thread for itself, was written to
+    // memory and read back (a 3 x 224 x 224 stem's took about as long as 1.8 MB of traffic),
+    // and 2 threads made it twice.
+    kernels::PhasePlanes band = pp;
+    band.rows = rows_per_block + (pp.rows - out_h);
+    const std::vector<int64_t> offsets = tap_offsets(plan, band);
     const kernels::F32Epilogue epilogue = conv_epilogue(plan, n, g, bias, residual, clamp);
     float* c = y + (n * plan.out_channels + g * mg) * positions;
     const float* a = packed_weights + g * m_panels * a_panel;
-    // A row's last tile reads nr floats from its column on: past the split's end, zeros.
     const float* image = x + (n * plan.in_channels + g * cin) * in_size;
-    const bool ok = run_on_own_splits(threads, blocks, plan, pp, image, tile.nr, [&](int64_t block, const float* split) {
-      kernels::F32TileArgs args;
-      args.k = k;
-      args.b_offsets = offsets.data();
-      args.ldc = positions;
-      args.epilogue = &epilogue;
-      const int64_t oh0 = block * rows_per_block, oh1 = std::min(out_h, oh0 + rows_per_block);
-      for (int64_t i = 0; i < m_panels; ++i) {
-        args.a = a + i * a_panel;
-        args.row0 = i * tile.mr;
-        args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
-        for (int64_t oh = oh0; oh < oh1; ++oh)
-          for (int64_t ow = 0; ow < out_w; ow += tile.nr) {
-            args.b = split + oh * pp.cols + ow;
-            args.col0 = oh * out_w + ow;
-            args.cols = static_cast<int>(std::min<int64_t>(tile.nr, out_w - ow));
-            args.c = c + args.row0 * positions + args.col0;
-            tile.tile(args);
-          }
-        if (post.active())
-          post.apply_rows(c + args.row0 * positions + oh0 * out_w, positions, args.rows, (oh1 - oh0) * out_w,
-                          g * mg + args.row0);
+    ShareClaims claims(blocks, threads.size());
+    std::atomic<bool> ok{true};
+    threads.parallel_for(std::min<int64_t>(threads.size(), blocks), 1, [&](int64_t, int64_t) {
+      // A row's last tile reads nr floats from its column on: past the split's end, zeros.
+      float* split = thread_scratch<ConvPhases>(split_floats(plan, band) + tile.nr);
+      if (!split) {
+        ok = false;
+        return;
       }
-      return true;
+      for (int64_t block; (block = claims.claim()) >= 0;) {
+        const int64_t oh0 = block * rows_per_block, oh1 = std::min(out_h, oh0 + rows_per_block);
+        split_planes(plan, band, oh0, image, tile.nr, split);
+        kernels::F32TileArgs args;
+        args.k = k;
+        args.b_offsets = offsets.data();
+        args.ldc = positions;
+        args.epilogue = &epilogue;
+        for (int64_t i = 0; i < m_panels; ++i) {
+          args.a = a + i * a_panel;
+          args.row0 = i * tile.mr;
+          args.rows = static_cast<int>(std::min<int64_t>(tile.mr, mg - args.row0));
+          for (int64_t oh = oh0; oh < oh1; ++oh)
+            for (int64_t ow = 0; ow < out_w; ow += tile.nr) {
+              args.b = split + (oh - oh0) * pp.cols + ow;
+              args.col0 = oh * out_w + ow;
+              args.cols = static_cast<int>(std::min<int64_t>(tile.nr, out_w - ow));
+              args.c = c + args.row0 * positions + args.col0;
+              tile.tile(args);
+            }
+          if (post.active())
+            post.apply_rows(c + args.row0 * positions + oh0 * out_w, positions, args.rows, (oh1 - oh0) * out_w,
+                            g * mg + args.row0);
+        }
+      }
     });
     return ok ? Status::ok() : out_of_memory("no memory for a convolution's phase planes");
   });
@@ -191,7 +210,7 @@ Status run_conv_grid(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
   };
   kernels::F32Epilogue clamp_only;
   set_epilogue_clamp(clamp_only, clamp);
-  const std::vector<int64_t> offsets = tap_offsets(plan);
+  const std::vector<int64_t> offsets = tap_offsets(plan, pp);
   return for_each_image_group(pool, plan, [&](ThreadPool& threads, int64_t n, int64_t g) -> Status {
     const int64_t want = threads.size() == 1 ? 1 : (threads.size() * kBlocksPerThread + m_panels - 1) / m_panels;
     const int64_t tiles_per_chunk = (tiles + want - 1) / want, chunk = tiles_per_chunk * tile.nr;
