@@ -93,44 +93,97 @@ ThreadPool::~ThreadPool() {
 }
 
 // Shared state of one parallel_for: the chunks to claim, each thread its own share first
-// (ShareClaims), and how many are done. Queued once per worker, so that any of them can
-// help; a worker that comes after the caller finished finds nothing left to claim.
+// (ShareClaims), and how many are done. A worker that comes after the caller finished finds
+// nothing left to claim.
 struct ThreadPool::Job {
   Job(const std::function<void(int64_t, int64_t)>& fn, int64_t n, int64_t chunks, int threads)
       : fn(fn), n(n), chunks(chunks), step((n + chunks - 1) / chunks), claims(chunks, threads) {}
   void work() {
     for (int64_t c; (c = claims.claim()) >= 0;) {
       fn(c * step, std::min(n, (c + 1) * step));
-      if (done.fetch_add(1) + 1 == chunks) {
+      // The caller's mutex only when it sleeps: taken on every job, its line crossed
+      // between the cores each time. (done before caller_sleeps here, caller_sleeps before
+      // done in wait(): one of the two sees the other's store.)
+      if (done.fetch_add(1) + 1 == chunks && caller_sleeps.load()) {
         std::lock_guard<std::mutex> lock(mu);
         cv.notify_all();
       }
     }
   }
+  bool finished() const { return done.load(std::memory_order_acquire) == chunks; }
+  // The caller, once its own chunks are done: polls, then sleeps.
+  void wait() {
+    spin_until([&] { return finished(); });
+    if (finished()) return;
+    std::unique_lock<std::mutex> lock(mu);
+    caller_sleeps.store(true);
+    cv.wait(lock, [&] { return done.load() == chunks; });
+  }
   const std::function<void(int64_t, int64_t)>& fn;
   const int64_t n, chunks, step;
   ShareClaims claims;
   std::atomic<int64_t> done{0};
+  std::atomic<bool> caller_sleeps{false};
   std::mutex mu;
   std::condition_variable cv;
 };
 
 void ThreadPool::worker_loop() {
+  int64_t seen = 0;  // the slot's generation this worker last looked at
+  const auto slot_changed = [&] { return slot_.generation.load() != seen; };
   for (;;) {
-    spin_until([this] { return pending_.load(std::memory_order_acquire) > 0; });
+    spin_until([&] { return slot_changed() || pending_.load(std::memory_order_acquire) > 0; });
+    if (slot_changed()) {
+      seen = slot_.generation.load();
+      // users before job, as the caller clears job before it reads users: either it waits
+      // for this worker, or this worker finds no job.
+      slot_.users.fetch_add(1);
+      if (Job* job = slot_.job.load()) job->work();
+      slot_.users.fetch_sub(1, std::memory_order_release);
+      continue;
+    }
     std::shared_ptr<Job> job;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      ++sleepers_;
-      cv_.wait(lock, [this] { return stop_ || !tasks_.empty(); });
-      --sleepers_;
+      sleepers_.fetch_add(1);  // before the slot's generation is read again (wake_sleepers)
+      cv_.wait(lock, [&] { return stop_ || !tasks_.empty() || slot_changed(); });
+      sleepers_.fetch_sub(1);
       if (stop_ && tasks_.empty()) return;
+      if (tasks_.empty()) continue;  // the slot's job, taken above
       job = std::move(tasks_.front());
       tasks_.pop_front();
       pending_.fetch_sub(1, std::memory_order_relaxed);
     }
     job->work();
   }
+}
+
+// After a job was published: workers still polling see it; sleeping ones are notified
+// (notifying the others too would only move the condition variable's line between the
+// cores). A worker counts itself a sleeper before it checks for work under mu_, so either it
+// sees the job or it is counted here, and taking mu_ waits until it sleeps.
+void ThreadPool::wake_sleepers() {
+  if (sleepers_.load() == 0) return;
+  { std::lock_guard<std::mutex> lock(mu_); }
+  cv_.notify_all();
+}
+
+// The job through the slot, if no other call holds it: the workers that poll find it in
+// the slot's line (a queued job cost a lock, a queue entry and a shared pointer each
+// crossing between the cores: 2 us a call against 0.75 for a bare round trip on the Zen 5 VM).
+bool ThreadPool::run_in_slot(Job& job) {
+  if (slot_taken_.exchange(true, std::memory_order_acquire)) return false;
+  slot_.job.store(&job);
+  slot_.generation.fetch_add(1);
+  wake_sleepers();
+  job.work();
+  job.wait();
+  slot_.job.store(nullptr);
+  // A worker still leaving the job; yielding after a while, in case it shares this core.
+  spin_until([&] { return slot_.users.load() == 0; });
+  while (slot_.users.load() != 0) std::this_thread::yield();
+  slot_taken_.store(false, std::memory_order_release);
+  return true;
 }
 
 void ThreadPool::parallel_for(int64_t n, int64_t grain,
@@ -142,21 +195,19 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain,
     fn(0, n);
     return;
   }
+  {
+    Job job(fn, n, chunks, size());
+    if (run_in_slot(job)) return;
+  }
   auto job = std::make_shared<Job>(fn, n, chunks, size());
-  bool wake = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (size_t i = 0; i < workers_.size(); ++i) tasks_.push_back(job);
     pending_.fetch_add(static_cast<int64_t>(workers_.size()), std::memory_order_release);
-    wake = sleepers_ > 0;
   }
-  // Workers still polling see pending_; notifying them too would only move the condition
-  // variable's line between the cores.
-  if (wake) cv_.notify_all();
+  wake_sleepers();
   job->work();
-  spin_until([&] { return job->done.load(std::memory_order_acquire) == chunks; });
-  std::unique_lock<std::mutex> lock(job->mu);
-  job->cv.wait(lock, [&] { return job->done.load() == chunks; });
+  job->wait();
 }
 
 }  // namespace twinrt

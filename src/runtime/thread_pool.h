@@ -47,12 +47,23 @@ class ThreadPool {
   Status start_workers(int threads);
   void worker_loop();
   struct Job;  // one parallel_for's chunks, shared by the threads that work on it
+  bool run_in_slot(Job& job);
+  void wake_sleepers();
   std::vector<std::thread> workers_;
-  std::deque<std::shared_ptr<Job>> tasks_;  // one entry per worker and call
+  // One call at a time hands its job to the workers through the slot: a pointer and a
+  // generation the polling workers see in one cache line, with the job on the caller's
+  // stack. Other calls meanwhile (from several threads, or nested in a job) queue theirs.
+  struct alignas(64) Slot {
+    std::atomic<Job*> job{nullptr};
+    std::atomic<int64_t> generation{0};  // bumped for each job put in the slot
+    std::atomic<int> users{0};           // workers that may still touch the slot's job
+  } slot_;
+  std::atomic<bool> slot_taken_{false};
+  std::deque<std::shared_ptr<Job>> tasks_;  // one entry per worker and queued call
   std::atomic<int64_t> pending_{0};  // tasks_.size(), readable without the lock
   std::mutex mu_;
   std::condition_variable cv_;
-  int sleepers_ = 0;  // workers waiting on cv_ (under mu_): only then is it notified
+  std::atomic<int> sleepers_{0};  // workers waiting on cv_: only then is it notified
   bool stop_ = false;
 };
 
