@@ -47,7 +47,7 @@ class ThreadPool {
   Status start_workers(int threads);
   void worker_loop();
   struct Job;  // one parallel_for's chunks, shared by the threads that work on it
-  bool run_in_slot(Job& job);
+  void run_in_slot(Job& job);
   void wake_sleepers();
   std::vector<std::thread> workers_;
   // One call at a time hands its job to the workers through the slot: a pointer and a
