@@ -7,43 +7,22 @@
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
 #include "ops/fused/elementwise_program.h"
+#include "ops/nn/channel_scale.h"
 #include "ops/nn/conv_tiles.h"
 #include "ops/nn/conv_rows.h"
 #include "ops/nn/conv_winograd.h"
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/nn/fused_epilogue.h"
 #include "ops/nn/gemm_runner.h"
+#include "ops/nn/thread_scratch.h"
 #include "ops/op.h"
 
 namespace twinrt {
 namespace {
 
+using nn::ChannelScale;
+
 constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
-
-// A ChannelScaledConv's per-channel factors (passes/fuse_channel_scale.cc), when the tiles
-// multiply the input by them as they pack it: image n's factor for channel c is
-// data[n * image_stride + c].
-struct ChannelScale {
-  const float* data = nullptr;
-  int64_t image_stride = 0;
-};
-
-// The operands of a ChannelScaledConv's Mul as the input and its per-channel factors, when
-// both are float32 and one is [N or 1, C, 1, ...] for the other's [N, C, ...] with C > 1
-// input channels; else none (the kernel then multiplies them out first).
-std::optional<std::pair<const Tensor*, ChannelScale>> split_channel_scale(const Tensor& a, const Tensor& b) {
-  const auto per_channel = [](const Tensor& x, const Tensor& s) {
-    if (x.dtype() != DataType::kFloat || s.dtype() != DataType::kFloat || x.rank() < 3 || s.rank() != x.rank() ||
-        x.dim(1) <= 1 || s.dim(1) != x.dim(1) || (s.dim(0) != 1 && s.dim(0) != x.dim(0)))
-      return false;
-    for (int64_t d = 2; d < s.rank(); ++d)
-      if (s.dim(d) != 1) return false;
-    return true;
-  };
-  for (auto [x, s] : {std::pair{&a, &b}, std::pair{&b, &a}})
-    if (per_channel(*x, *s)) return std::pair{x, ChannelScale{s->data<float>(), s->dim(0) == 1 ? 0 : s->dim(1)}};
-  return std::nullopt;
-}
 
 // a * b with broadcasting, as the Mul that fuse_channel_scale folded would have computed it.
 Result<Tensor> multiply(ThreadPool& pool, const Tensor& a, const Tensor& b) {
@@ -62,31 +41,17 @@ Result<Tensor> multiply(ThreadPool& pool, const Tensor& a, const Tensor& b) {
   return product;
 }
 
-// B panels [first / nr, first / nr + panels) of a pointwise Conv's input image (`taps`
-// channels of `positions` floats), each element times its channel's factor.
-void pack_scaled_panels(const float* image, const float* scale, int64_t taps, int64_t positions, int64_t first,
-                        int64_t panels, int nr, float* out) {
-  for (int64_t q = 0; q < panels; ++q) {
-    const int64_t col0 = first + q * nr;
-    const int64_t valid = std::clamp<int64_t>(positions - col0, 0, nr);
-    for (int64_t k = 0; k < taps; ++k) {
-      const float* src = image + k * positions + col0;
-      float* dst = out + (q * taps + k) * nr;
-      const float factor = scale[k];
-      for (int64_t i = 0; i < valid; ++i) dst[i] = src[i] * factor;
-      for (int64_t i = valid; i < nr; ++i) dst[i] = 0.0f;
-    }
-  }
-}
+struct ScaledWeights;  // owner of a ChannelScaledConv's scaled weights (thread scratch)
 
 class ConvKernel final : public OpKernel {
  public:
   ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, Isa isa, nn::WidenedConstant weights,
              const kernels::F32GemmKernel& tile, nn::PackedF32 packed, nn::WinogradWeights winograd, bool residual,
              std::optional<ir::FusedClamp> clamp, std::optional<ElementwiseProgram> program, size_t program_first,
-             std::optional<size_t> scale_input)
+             std::optional<size_t> scale_input, bool scale_weights)
       : attrs_(std::move(attrs)), group_(group), mode_(mode), residual_(residual), clamp_(clamp),
-        program_(std::move(program)), program_first_(program_first), scale_input_(scale_input), gemm_(mode),
+        program_(std::move(program)), program_first_(program_first), scale_input_(scale_input),
+        scale_weights_(scale_weights), gemm_(mode),
         tile_(tile),
         depthwise_(kernels::f32_dwconv_kernel(isa, mode == Mode::kDefault)),
         winograd_transforms_(kernels::f32_winograd_transforms(isa)),
@@ -172,7 +137,7 @@ class ConvKernel final : public OpKernel {
   std::optional<std::pair<const Tensor*, ChannelScale>> scaled_on_tiles(const Tensor& a, const Tensor& b,
                                                                         const Tensor& w) const {
     if (mode_ == Mode::kReference || group_ != 1 || w.dtype() != DataType::kFloat) return std::nullopt;
-    const auto split = split_channel_scale(a, b);
+    const auto split = nn::split_channel_scale(a, b);
     if (!split) return std::nullopt;
     const Result<nn::ConvPlan> plan = nn::make_conv_plan(attrs_, group_, split->first->shape(), w.shape());
     return plan.is_ok() && plan->is_pointwise() ? split : std::nullopt;
@@ -280,6 +245,18 @@ class ConvKernel final : public OpKernel {
       return nn::run_conv_rows(pool, tile_, plan, x, packed, bias, residual, clamp, post, out);
     if (packed && nn::conv_grid_applies(plan, tile_))
       return nn::run_conv_grid(pool, tile_, plan, x, packed, bias, residual, clamp, post, out);
+    // Each image's weights times its factors, where they are the smaller operand by far
+    // (see nn::scale_weight_panels); the input is then read as it is.
+    const int64_t panel_floats = kernels::panel_count(mg, tile_.mr) * tile_.mr * taps;
+    float* scaled_weights = nullptr;
+    if (scale.data && packed && scale_weights_ && 2 * mg <= positions) {
+      scaled_weights = nn::thread_scratch<ScaledWeights>(plan.batch * panel_floats);
+      if (!scaled_weights)
+        return out_of_memory("no memory for " + std::to_string(plan.batch * panel_floats * 4) + " bytes of scaled weights");
+      for (int64_t n = 0; n < plan.batch; ++n)
+        nn::scale_weight_panels(packed, kernels::panel_count(mg, tile_.mr), taps, tile_.mr,
+                                scale.data + n * scale.image_stride, scaled_weights + n * panel_floats);
+    }
     return nn::run_f32_gemms(pool, tile_, plan.batch * plan.group, [&](int64_t i) {
       const int64_t n = i / plan.group, g = i % plan.group;
       const float* image = x + (n * plan.in_channels + g * cin) * in_size;
@@ -287,17 +264,19 @@ class ConvKernel final : public OpKernel {
       p.m = mg;
       p.n = positions;
       p.k = taps;
-      if (packed) {
-        p.a.packed = packed + g * kernels::panel_count(mg, tile_.mr) * tile_.mr * taps;
+      if (scaled_weights) {
+        p.a.packed = scaled_weights + n * panel_floats;
+      } else if (packed) {
+        p.a.packed = packed + g * panel_floats;
       } else {
         p.a.data = weights + g * mg * taps;
         p.a.outer_stride = taps;
         p.a.k_stride = 1;
       }
-      if (scale.data) {
+      if (scale.data && !scaled_weights) {
         const float* factors = scale.data + n * scale.image_stride;
         p.b.fill = [=](int64_t first, int64_t panels, float* out) {
-          pack_scaled_panels(image, factors, taps, positions, first, panels, nr, out);
+          nn::pack_scaled_panels(image, factors, taps, positions, first, panels, nr, out);
         };
       } else if (pointwise) {
         p.b.data = image;
@@ -398,6 +377,7 @@ class ConvKernel final : public OpKernel {
   std::optional<ElementwiseProgram> program_;  // an elementwise group folded into this node
   size_t program_first_;                       // its extra operands are inputs from here on
   std::optional<size_t> scale_input_;  // ChannelScaledConv: the input its X is multiplied by
+  bool scale_weights_;  // and it may apply the factors to the weights (nn::scale_weight_panels)
   nn::GemmKernels gemm_;
   const kernels::F32GemmKernel& tile_;
   kernels::F32DwConvFn depthwise_;
@@ -444,7 +424,8 @@ Result<std::unique_ptr<OpKernel>> create_conv_kernel(const KernelInit& init, boo
   }
   return make_kernel<ConvKernel>(std::move(attrs), group, init.mode, init.isa, std::move(weights), tile, std::move(packed),
                                  std::move(winograd), residual, init.node.fused_clamp, std::move(program), own_inputs,
-                                 channel_scaled ? std::optional(inputs) : std::nullopt);
+                                 channel_scaled ? std::optional(inputs) : std::nullopt,
+                                 channel_scaled && init.mode == Mode::kDefault && init.value_changing_kernels);
 }
 
 Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) { return create_conv_kernel(init, false); }
