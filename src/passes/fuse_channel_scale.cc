@@ -5,7 +5,8 @@
 // packs its panels, instead of the Mul writing the whole product to memory and the Conv
 // reading it back; any other shapes take a separate multiplication inside the kernel
 // (ops/nn/conv.cc). Bit-preserving: each product is the Mul's rounded float product, and the
-// Conv sums them in the same order.
+// Conv sums them in the same order. (Default mode with value-changing kernels, like its
+// Winograd, may scale the weights instead: ops/nn/channel_scale.h.)
 //
 // Runs after fuse_residual_add and fuse_clamp_activation (the Conv keeps what they fused)
 // and before fuse_elementwise, which would otherwise merge the Mul into a group.

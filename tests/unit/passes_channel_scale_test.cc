@@ -97,7 +97,8 @@ TEST(PassesChannelScale, OnlyPointwiseConvsInOneGroupThatReadTheProductAlone) {
   if (a.shape() != b.shape()) return ::testing::AssertionFailure() << "shapes differ";
   for (int64_t i = 0; i < a.numel(); ++i) {
     const float x = a.data<float>()[i], y = b.data<float>()[i];
-    if (!(std::fabs(x - y) <= 1e-5f * (1.0f + std::fabs(y)))) return ::testing::AssertionFailure() << "element " << i << ": " << x << " against " << y;
+    if (!(std::fabs(x - y) <= 1e-5f * (1.0f + std::fabs(y))))
+      return ::testing::AssertionFailure() << "element " << i << ": " << x << " against " << y;
   }
   return ::testing::AssertionSuccess();
 }
@@ -146,7 +147,8 @@ TEST(PassesChannelScale, WeightPanelsScaledByTheirTapsFactor) {
     for (int64_t k = 0; k < kTaps; ++k)
       for (int r = 0; r < kMr; ++r) {
         const int64_t i = (q * kTaps + k) * kMr + r;
-        EXPECT_EQ(scaled[i], panels.data<float>()[i] * factors.data<float>()[k]) << "panel " << q << " tap " << k << " row " << r;
+        EXPECT_EQ(scaled[i], panels.data<float>()[i] * factors.data<float>()[k])
+            << "panel " << q << " tap " << k << " row " << r;
       }
 }
 

@@ -252,7 +252,8 @@ class ConvKernel final : public OpKernel {
     if (scale.data && packed && scale_weights_ && 2 * mg <= positions) {
       scaled_weights = nn::thread_scratch<ScaledWeights>(plan.batch * panel_floats);
       if (!scaled_weights)
-        return out_of_memory("no memory for " + std::to_string(plan.batch * panel_floats * 4) + " bytes of scaled weights");
+        return out_of_memory("no memory for " + std::to_string(plan.batch * panel_floats * 4) +
+                             " bytes of scaled weights");
       for (int64_t n = 0; n < plan.batch; ++n)
         nn::scale_weight_panels(packed, kernels::panel_count(mg, tile_.mr), taps, tile_.mr,
                                 scale.data + n * scale.image_stride, scaled_weights + n * panel_floats);
