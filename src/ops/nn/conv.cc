@@ -245,16 +245,17 @@ class ConvKernel final : public OpKernel {
       return nn::run_conv_rows(pool, tile_, plan, x, packed, bias, residual, clamp, post, out);
     if (packed && nn::conv_grid_applies(plan, tile_))
       return nn::run_conv_grid(pool, tile_, plan, x, packed, bias, residual, clamp, post, out);
-    // Each image's weights times its factors, where they are the smaller operand by far
-    // (see nn::scale_weight_panels); the input is then read as it is.
+    // Each image's weights times its factors (once when the images share them), where they are
+    // the smaller operand by far (see nn::scale_weight_panels); the input is then read as it is.
     const int64_t panel_floats = kernels::panel_count(mg, tile_.mr) * tile_.mr * taps;
+    const int64_t scaled_images = scale.image_stride ? plan.batch : 1;
     float* scaled_weights = nullptr;
     if (scale.data && packed && scale_weights_ && 2 * mg <= positions) {
-      scaled_weights = nn::thread_scratch<ScaledWeights>(plan.batch * panel_floats);
+      scaled_weights = nn::thread_scratch<ScaledWeights>(scaled_images * panel_floats);
       if (!scaled_weights)
-        return out_of_memory("no memory for " + std::to_string(plan.batch * panel_floats * 4) +
+        return out_of_memory("no memory for " + std::to_string(scaled_images * panel_floats * 4) +
                              " bytes of scaled weights");
-      for (int64_t n = 0; n < plan.batch; ++n)
+      for (int64_t n = 0; n < scaled_images; ++n)
         nn::scale_weight_panels(packed, kernels::panel_count(mg, tile_.mr), taps, tile_.mr,
                                 scale.data + n * scale.image_stride, scaled_weights + n * panel_floats);
     }
@@ -266,7 +267,7 @@ class ConvKernel final : public OpKernel {
       p.n = positions;
       p.k = taps;
       if (scaled_weights) {
-        p.a.packed = scaled_weights + n * panel_floats;
+        p.a.packed = scaled_weights + (scale.image_stride ? n : 0) * panel_floats;
       } else if (packed) {
         p.a.packed = packed + g * panel_floats;
       } else {
