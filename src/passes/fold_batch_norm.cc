@@ -12,24 +12,6 @@
 namespace twinrt::passes {
 namespace {
 
-// A float32 constant that no feed can replace (not also a graph input) with `n` elements.
-const Tensor* fixed_floats(const KnownValues& known, const std::set<std::string>& graph_inputs,
-                           const std::string& name, int64_t n) {
-  const Tensor* t = known.constant(name);
-  if (!t || graph_inputs.count(name) || t->dtype() != DataType::kFloat || t->numel() != n) return nullptr;
-  return t;
-}
-
-bool inference_batch_norm(const ir::Node& bn) {
-  if (!bn.domain.empty() || bn.op_type != "BatchNormalization" || bn.inputs.size() != 5 || bn.outputs.size() != 1)
-    return false;
-  for (const std::string& in : bn.inputs)
-    if (in.empty()) return false;
-  const ir::Attribute* training = bn.attr("training_mode");
-  const ir::Attribute* spatial = bn.attr("spatial");  // opsets 7-8: 0 means statistics per element
-  return (!training || training->i == 0) && (!spatial || spatial->i == 1);
-}
-
 // The folded weights and bias, or nothing when the shapes do not fit.
 std::optional<std::pair<Tensor, Tensor>> folded(const Tensor& w, const Tensor* b, const Tensor& scale,
                                                 const Tensor& bias, const Tensor& mean, const Tensor& var,
@@ -72,7 +54,7 @@ int fold_batch_norm(ir::Model& model) {
   int folds = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const ir::Node& bn = g.nodes[i];
-    if (!inference_batch_norm(bn)) continue;
+    if (!is_inference_batch_norm(bn)) continue;
     auto conv_it = conv_of.find(bn.inputs[0]);
     if (conv_it == conv_of.end() || !uses.only_read_once(bn.inputs[0])) continue;
     ir::Node& conv = g.nodes[conv_it->second];

@@ -6,7 +6,7 @@
 // reading it back; any other shapes take a separate multiplication inside the kernel
 // (ops/nn/conv.cc). Bit-preserving: each product is the Mul's rounded float product, and the
 // Conv sums them in the same order. (Default mode with value-changing kernels, like its
-// Winograd, may scale the weights instead: ops/nn/channel_scale.h.)
+// Winograd, may scale the weights instead: ops/nn/channel_map.h.)
 //
 // Runs after fuse_residual_add and fuse_clamp_activation (the Conv keeps what they fused)
 // and before fuse_elementwise, which would otherwise merge the Mul into a group.
@@ -15,33 +15,6 @@
 
 namespace twinrt::passes {
 namespace {
-
-// Whether the ints attribute `name` is absent or every value in it is `value`.
-bool all_equal(const ir::Node& n, const char* name, int64_t value) {
-  const ir::Attribute* a = n.attr(name);
-  if (!a) return true;
-  for (int64_t v : a->ints)
-    if (v != value) return false;
-  return a->type == ir::Attribute::Type::kInts;
-}
-
-// A Conv whose window is one position with stride 1 and no padding, in one group, with
-// nothing fused into it but a residual and a clamp.
-bool is_pointwise_conv(const ir::Node& n, const ir::Graph& g) {
-  if (!is_op(n, "Conv") || n.inputs.size() < 2 || n.outputs.size() != 1 || !n.elementwise_steps.empty()) return false;
-  const ir::Attribute* auto_pad = n.attr("auto_pad");
-  if (auto_pad && auto_pad->s != "NOTSET" && auto_pad->s != "VALID") return false;
-  if (!all_equal(n, "strides", 1) || !all_equal(n, "pads", 0)) return false;
-  const ir::Attribute* group = n.attr("group");
-  if (group && (group->type != ir::Attribute::Type::kInt || group->i != 1)) return false;
-  // The kernel's size: from kernel_shape, else from W's dims when W is an initializer.
-  if (const ir::Attribute* k = n.attr("kernel_shape")) return all_equal(n, "kernel_shape", 1) && !k->ints.empty();
-  auto w = g.initializers.find(n.inputs[1]);
-  if (w == g.initializers.end() || w->second.rank() < 3) return false;
-  for (size_t d = 2; d < w->second.shape().size(); ++d)
-    if (w->second.dim(d) != 1) return false;
-  return true;
-}
 
 // x * f(x) (SiLU as x * Sigmoid(x), HardSwish as x * HardSigmoid(x)): an activation, which
 // fuse_elementwise folds into the node that writes x.

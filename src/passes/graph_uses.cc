@@ -104,4 +104,42 @@ std::optional<size_t> sole_reader(const ir::Graph& g, const GraphUses& uses, con
   return std::nullopt;
 }
 
+bool is_inference_batch_norm(const ir::Node& n) {
+  if (!is_op(n, "BatchNormalization") || n.inputs.size() != 5 || n.outputs.size() != 1) return false;
+  for (const std::string& in : n.inputs)
+    if (in.empty()) return false;
+  const ir::Attribute* training = n.attr("training_mode");
+  const ir::Attribute* spatial = n.attr("spatial");  // opsets 7-8: 0 means statistics per element
+  return (!training || training->i == 0) && (!spatial || spatial->i == 1);
+}
+
+namespace {
+
+// Whether the ints attribute `name` is absent or every value in it is `value`.
+bool all_equal(const ir::Node& n, const char* name, int64_t value) {
+  const ir::Attribute* a = n.attr(name);
+  if (!a) return true;
+  for (int64_t v : a->ints)
+    if (v != value) return false;
+  return a->type == ir::Attribute::Type::kInts;
+}
+
+}  // namespace
+
+bool is_pointwise_conv(const ir::Node& n, const ir::Graph& g) {
+  if (!is_op(n, "Conv") || n.inputs.size() < 2 || n.outputs.size() != 1 || !n.elementwise_steps.empty()) return false;
+  const ir::Attribute* auto_pad = n.attr("auto_pad");
+  if (auto_pad && auto_pad->s != "NOTSET" && auto_pad->s != "VALID") return false;
+  if (!all_equal(n, "strides", 1) || !all_equal(n, "pads", 0)) return false;
+  const ir::Attribute* group = n.attr("group");
+  if (group && (group->type != ir::Attribute::Type::kInt || group->i != 1)) return false;
+  // The kernel's size: from kernel_shape, else from W's dims when W is an initializer.
+  if (const ir::Attribute* k = n.attr("kernel_shape")) return all_equal(n, "kernel_shape", 1) && !k->ints.empty();
+  auto w = g.initializers.find(n.inputs[1]);
+  if (w == g.initializers.end() || w->second.rank() < 3) return false;
+  for (size_t d = 2; d < w->second.shape().size(); ++d)
+    if (w->second.dim(d) != 1) return false;
+  return true;
+}
+
 }  // namespace twinrt::passes

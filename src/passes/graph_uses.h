@@ -55,6 +55,12 @@ inline bool is_plain_matmul(const ir::Node& n) {
   return is_op(n, "MatMul") && n.inputs.size() == 2 && n.outputs.size() == 1 && !n.fused_bias && !n.fused_residual &&
          !n.fused_clamp && n.fused_scale == 1.0f;
 }
+// BatchNormalization of inference (no training outputs or mode, one statistic per channel)
+// with all five inputs present.
+bool is_inference_batch_norm(const ir::Node& n);
+// A Conv whose window is one position with stride 1 and no padding, in one group, with
+// nothing fused into it but a residual and a clamp.
+bool is_pointwise_conv(const ir::Node& n, const ir::Graph& g);
 inline bool is_8bit(DataType t) { return t == DataType::kUInt8 || t == DataType::kInt8; }
 
 // The scale of a Quantize/DequantizeLinear with a constant scalar float scale, an 8-bit

@@ -16,7 +16,8 @@ std::optional<size_t> type_source(const ir::Node& n) {
       "LeakyRelu", "MatMul", "MaxPool", "Mul", "Neg", "Pad", "Pow", "ReduceMax", "ReduceMean", "ReduceMin",
       "ReduceSum", "Relu", "Reshape", "Resize", "Sigmoid", "Slice", "Softmax", "Split", "Sqrt", "Squeeze",
       "Sub", "Tanh", "Tile", "Transpose", "Unsqueeze"};
-  if (n.domain == ir::kInternalDomain && n.op_type == "ChannelScaledConv") return 0;  // passes/fuse_channel_scale.cc
+  // passes/fuse_channel_scale.cc, passes/fuse_normalized_input.cc
+  if (n.domain == ir::kInternalDomain && (n.op_type == "ChannelScaledConv" || n.op_type == "NormalizedConv")) return 0;
   if (!n.domain.empty() || n.inputs.empty()) return std::nullopt;
   if (n.op_type == "Where") return n.inputs.size() == 3 ? std::optional<size_t>(1) : std::nullopt;
   return first_input.count(n.op_type) ? std::optional<size_t>(0) : std::nullopt;
@@ -30,6 +31,14 @@ KnownValues::KnownValues(const ir::Graph& g) {
     if (n.op_type == "Constant" && n.domain.empty() && n.outputs.size() == 1)
       if (const ir::Attribute* v = n.attr("value"); v && v->type == ir::Attribute::Type::kTensor)
         constants_[n.outputs[0]] = &v->t;
+  std::set<std::string> graph_inputs;  // a feed may replace these: an Identity of one is not constant
+  for (const ir::ValueInfo& in : g.inputs) graph_inputs.insert(in.name);
+  for (const ir::Node& n : g.nodes)  // in graph order: a chain's first Identity comes first
+    if (n.op_type == "Identity" && n.domain.empty() && n.inputs.size() == 1 && n.outputs.size() == 1 &&
+        !graph_inputs.count(n.inputs[0]) && constants_.count(n.inputs[0])) {
+      constants_[n.outputs[0]] = constants_[n.inputs[0]];
+      identity_of_[n.outputs[0]] = source(n.inputs[0]);
+    }
   for (const auto* list : {&g.inputs, &g.outputs, &g.value_info})
     for (const ir::ValueInfo& vi : *list)
       if (vi.type.kind == ir::TypeInfo::Kind::kTensor) declared_[vi.name] = vi.type.elem;
@@ -49,6 +58,11 @@ KnownValues::KnownValues(const ir::Graph& g) {
 const Tensor* KnownValues::constant(const std::string& name) const {
   auto it = constants_.find(name);
   return it == constants_.end() ? nullptr : it->second;
+}
+
+std::string KnownValues::source(const std::string& name) const {
+  auto it = identity_of_.find(name);
+  return it == identity_of_.end() ? name : it->second;
 }
 
 std::optional<float> KnownValues::float_scalar(const std::string& name) const {
@@ -81,6 +95,13 @@ std::optional<ir::FusedClamp> clamp_of(const ir::Model& model, const KnownValues
     (i == 1 ? c.min : c.max) = *v;
   }
   return c;
+}
+
+const Tensor* fixed_floats(const KnownValues& known, const std::set<std::string>& graph_inputs,
+                           const std::string& name, int64_t n) {
+  const Tensor* t = known.constant(name);
+  if (!t || graph_inputs.count(name) || t->dtype() != DataType::kFloat || t->numel() != n) return nullptr;
+  return t;
 }
 
 }  // namespace twinrt::passes

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "ir/ir.h"
@@ -15,7 +16,12 @@ class KnownValues {
  public:
   explicit KnownValues(const ir::Graph& g);
 
+  // An initializer, a Constant node's value, or an Identity's of either (exporters write
+  // Identity nodes for initializers that several layers share).
   const Tensor* constant(const std::string& name) const;
+  // The initializer or Constant output that `name` is an Identity of (through any chain),
+  // else `name` itself.
+  std::string source(const std::string& name) const;
   std::optional<float> float_scalar(const std::string& name) const;  // a one-element float32 constant
   // Declared (graph inputs, outputs, value_info), constant, or carried from an input through
   // an op whose output has its input's type (Conv, Add, Sigmoid, ...); kUndefined if unknown.
@@ -23,8 +29,14 @@ class KnownValues {
 
  private:
   std::map<std::string, const Tensor*> constants_;
+  std::map<std::string, std::string> identity_of_;  // Identity output -> its constant source
   std::map<std::string, DataType> declared_;
 };
+
+// A float32 constant that no feed can replace (not also one of `graph_inputs`) with `n`
+// elements, or null.
+const Tensor* fixed_floats(const KnownValues& known, const std::set<std::string>& graph_inputs,
+                           const std::string& name, int64_t n);
 
 // The clamp a Relu or Clip node applies, when it is known before running.
 std::optional<ir::FusedClamp> clamp_of(const ir::Model& model, const KnownValues& known, const ir::Node& n);

@@ -14,6 +14,7 @@ int fuse_matmul_bias(ir::Model& model);
 int fuse_residual_add(ir::Model& model);
 int fuse_clamp_activation(ir::Model& model);
 int fuse_channel_scale(ir::Model& model);
+int fuse_normalized_input(ir::Model& model);
 int fuse_elementwise(ir::Model& model);
 int fold_elementwise_into_conv(ir::Model& model);
 int layout_nhwc(ir::Model& model);
@@ -43,6 +44,8 @@ const std::vector<GraphPass>& all_passes() {
       // After the residual and the clamp, which the Conv keeps; before fuse_elementwise,
       // which would take the Mul into a group.
       {"fuse_channel_scale", NumericsEffect::kBitPreserving, fuse_channel_scale},
+      // After fold_batch_norm and the clamp, like fuse_channel_scale.
+      {"fuse_normalized_input", NumericsEffect::kBitPreserving, fuse_normalized_input},
       {"fuse_elementwise", NumericsEffect::kBitPreserving, fuse_elementwise},
       {"fold_elementwise_into_conv", NumericsEffect::kBitPreserving, fold_elementwise_into_conv},
       // Last: after fuse_qdq and fuse_qdq_add made the QLinearConv and QdqAdd nodes it lays out.

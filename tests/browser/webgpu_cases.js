@@ -231,6 +231,18 @@ export const cases = [
     placement: ['ChannelScaledConv:webgpu'],
   },
   {
+    name: 'BatchNormalization and Relu fused into the 1x1 Conv after them',
+    spec: { model: { inputs: [f('x', [2, 3, 4, 5])], outputs: [out('z')],
+      initializers: [weight('s', [3], 1), weight('b', [3], 2), weight('mu', [3], 3), { name: 'v', type: 'float32', dims: [3], values: [0.5, 1, 2] },
+        weight('w', [4, 3, 1, 1], 6)],
+      nodes: [
+        { op: 'BatchNormalization', inputs: ['x', 's', 'b', 'mu', 'v'], outputs: ['n'], attrs: { epsilon: 0.001 } },
+        { op: 'Relu', inputs: ['n'], outputs: ['r'] },
+        { op: 'Conv', inputs: ['r', 'w'], outputs: ['z'] },
+      ] } },
+    placement: ['NormalizedConv:webgpu'],
+  },
+  {
     name: 'fused elementwise group',
     spec: { model: { inputs: [f('x', [2, 3, 4]), f('y', [3, 1])], outputs: [out('z')], initializers: [weight('b', [4], 6)],
       nodes: [

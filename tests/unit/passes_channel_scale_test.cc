@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "control_model_builder.h"
-#include "ops/nn/channel_scale.h"
+#include "ops/nn/channel_map.h"
 #include "passes/passes.h"
 #include "passes_test_util.h"
 

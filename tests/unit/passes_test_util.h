@@ -38,11 +38,12 @@ inline ir::Model model_of(ir::Graph g, int64_t opset = 17) {
 
 // Output 'y' of the model in a session with these options.
 inline Tensor run_model(ir::Model m, Mode mode, OptimizationLevel level, const std::map<std::string, Tensor>& feeds,
-                 int threads = 1) {
+                 int threads = 1, Isa isa = Isa::kAuto) {
   SessionOptions options;
   options.mode = mode;
   options.optimization = level;
   options.threads = threads;
+  options.isa = isa;
   auto session = SessionImpl::create(std::move(m), options);
   EXPECT_TRUE(session.is_ok()) << session.status().message();
   if (!session.is_ok()) return {};

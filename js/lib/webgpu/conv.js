@@ -1,6 +1,7 @@
 // Conv, direct: one invocation per output element sums channels, then kernel rows, then
 // kernel columns, in that order. Groups (and so depthwise), strides, pads, dilations.
 import { kernels as elementwise } from './elementwise.js';
+import { kernels as norm } from './norm.js';
 import { epilogue, epilogueProblem } from './epilogue.js';
 import { broadcastShape, coords, numel } from './wgsl.js';
 import { windowGeometry, windowTaps } from './window.js';
@@ -66,4 +67,25 @@ const channelScaledConv = {
   },
 };
 
-export const kernels = { Conv: conv, 'ai.twinrt:ChannelScaledConv': channelScaledConv };
+// NormalizedConv (src/passes/fuse_normalized_input.cc): the BatchNormalization of its X (its
+// last four inputs, epsilon, and input_min / input_max as the normalization's clamp), then the
+// Conv, one after the other.
+const STATS = 4;
+const normalization = (node) => {
+  const { epsilon, input_min: min = null, input_max: max = null } = node.attrs;
+  return { ...node, attrs: { epsilon }, fused: { clamp: min === null && max === null ? null : [min, max] } };
+};
+const normalizedConv = {
+  cpuInputs: (count) => Array.from({ length: STATS }, (_, k) => count - STATS + k),
+  check(node, ins) {
+    return norm.BatchNormalization.check(normalization(node), [ins[0], ...ins.slice(-STATS)]) ||
+      conv.check(node, ins.slice(0, -STATS));
+  },
+  run(gpu, node, ins, ctx) {
+    const [normalized] = norm.BatchNormalization.run(gpu, normalization(node), [ins[0], ...ins.slice(-STATS)], ctx);
+    ctx.keep.add(normalized.buffer);
+    return conv.run(gpu, node, [{ ...ins[0], ...normalized }, ...ins.slice(1, -STATS)], ctx);
+  },
+};
+
+export const kernels = { Conv: conv, 'ai.twinrt:ChannelScaledConv': channelScaledConv, 'ai.twinrt:NormalizedConv': normalizedConv };

@@ -178,7 +178,8 @@ export class WebGpuExecutor {
     const kernel = KERNELS[op];
     if (!kernel) return `no WGSL kernel for ${op}`;
     if (step.implicit.length) return 'reads values of enclosing graphs';
-    const cpu = kernel.cpuInputs || [];
+    // Inputs the kernel reads on the CPU: indices, or a function of the input count.
+    const cpu = typeof kernel.cpuInputs === 'function' ? kernel.cpuInputs(ins.length) : kernel.cpuInputs || [];
     if (!ins.some(Boolean)) return 'no inputs';
     const data = ins.map((v, k) => (v && !cpu.includes(k) ? v : null));
     const first = data.find(Boolean);

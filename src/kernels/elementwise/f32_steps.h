@@ -52,4 +52,21 @@ using F32StepFn = void (*)(const F32StepParams& step, F32StepOperand a, F32StepO
 // The kernel of `isa` (never kAuto). Every tier gives the same bits.
 F32StepFn f32_step_kernel(Isa isa);
 
+// A per-row map of a pointwise Conv's input (ops/nn/channel_map.h): row r's elements times
+// factor[r] (kMul's operation), or with `centre` (x - centre[r]) * factor[r] + shift[r] and
+// then the clip (kNormalize's), each rounded to float.
+struct F32RowMap {
+  const float* factor = nullptr;
+  const float* centre = nullptr;  // null: the product only
+  const float* shift = nullptr;
+  bool clip = false;
+  float lo = 0, hi = 0;
+};
+// One B panel of `nr` columns from `rows` rows `src_stride` floats apart: d[r * nr + i] =
+// map_r(src[r * src_stride + i]) for i < width (<= nr), zeros after. The kMul and kNormalize
+// steps' bits on every tier.
+using F32MapPanelFn = void (*)(const F32RowMap& map, const float* src, int64_t src_stride, int64_t rows,
+                               int64_t width, int nr, float* d);
+F32MapPanelFn f32_map_panel_kernel(Isa isa);
+
 }  // namespace twinrt::kernels

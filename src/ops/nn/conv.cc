@@ -7,7 +7,8 @@
 #include "ops/common/dispatch.h"
 #include "ops/nn/compute_type.h"
 #include "ops/fused/elementwise_program.h"
-#include "ops/nn/channel_scale.h"
+#include "ops/nn/batch_norm.h"
+#include "ops/nn/channel_map.h"
 #include "ops/nn/conv_tiles.h"
 #include "ops/nn/conv_rows.h"
 #include "ops/nn/conv_winograd.h"
@@ -20,7 +21,7 @@
 namespace twinrt {
 namespace {
 
-using nn::ChannelScale;
+using nn::ChannelMap;
 
 constexpr unsigned kConvTypes = kF16 | kF32 | kF64;
 
@@ -43,15 +44,24 @@ Result<Tensor> multiply(ThreadPool& pool, const Tensor& a, const Tensor& b) {
 
 struct ScaledWeights;  // owner of a ChannelScaledConv's scaled weights (thread scratch)
 
+// A NormalizedConv's BatchNormalization of X (passes/fuse_normalized_input.cc): its affine
+// map from the constant statistics and its clamp (where the tiles cannot apply them, they
+// run as the BatchNormalization would).
+struct NormalizedInput {
+  nn::BatchNormAffine affine;
+  nn::BatchNormShape shape;
+};
+
 class ConvKernel final : public OpKernel {
  public:
   ConvKernel(nn::WindowAttrs attrs, int64_t group, Mode mode, Isa isa, nn::WidenedConstant weights,
              const kernels::F32GemmKernel& tile, nn::PackedF32 packed, nn::WinogradWeights winograd, bool residual,
              std::optional<ir::FusedClamp> clamp, std::optional<ElementwiseProgram> program, size_t program_first,
-             std::optional<size_t> scale_input, bool scale_weights)
+             std::optional<size_t> scale_input, bool scale_weights, std::optional<NormalizedInput> normalized)
       : attrs_(std::move(attrs)), group_(group), mode_(mode), residual_(residual), clamp_(clamp),
         program_(std::move(program)), program_first_(program_first), scale_input_(scale_input),
-        scale_weights_(scale_weights), gemm_(mode),
+        scale_weights_(scale_weights), normalized_(std::move(normalized)), step_(kernels::f32_step_kernel(isa)),
+        map_panel_(kernels::f32_map_panel_kernel(isa)), gemm_(mode),
         tile_(tile),
         depthwise_(kernels::f32_dwconv_kernel(isa, mode == Mode::kDefault)),
         winograd_transforms_(kernels::f32_winograd_transforms(isa)),
@@ -76,14 +86,26 @@ class ConvKernel final : public OpKernel {
   Status run(RunContext& ctx) const override {
     ASSIGN_OR_RETURN(const Tensor* x, ctx.tensor_input(0));
     ASSIGN_OR_RETURN(const Tensor* w, ctx.tensor_input(1));
-    ChannelScale scale;
-    Tensor product;  // a ChannelScaledConv's X times its factors, where the tiles cannot apply them
+    ChannelMap map;
+    Tensor product;  // a fused node's X after its map, where the tiles cannot apply it
     if (scale_input_) {
       ASSIGN_OR_RETURN(const Tensor* other, ctx.tensor_input(*scale_input_));
       if (const auto split = scaled_on_tiles(*x, *other, *w)) {
-        std::tie(x, scale) = *split;
+        std::tie(x, map) = *split;
       } else {
         ASSIGN_OR_RETURN(product, multiply(ctx.pool(), *x, *other));
+        x = &product;
+      }
+    }
+    if (normalized_) {
+      if (x->rank() < 2 || x->dim(1) != static_cast<int64_t>(normalized_->affine.size()))
+        return invalid_argument("the fused BatchNormalization has " + std::to_string(normalized_->affine.size()) +
+                                " channels, X has shape " + shape_to_string(x->shape()));
+      if (on_tiles(*x, *w)) {
+        map = normalized_map();
+      } else {
+        ASSIGN_OR_RETURN(product, Tensor::create_for_overwrite(x->dtype(), x->shape()));
+        TRY(nn::batch_normalize(ctx.pool(), mode_, step_, normalized_->affine, normalized_->shape, *x, product));
         x = &product;
       }
     }
@@ -111,7 +133,7 @@ class ConvKernel final : public OpKernel {
     // The residual joins the kernel's output when it has the output's shape and the
     // compute type is the storage type; otherwise the Add runs as its own step.
     if (r && (r->shape() != y_shape || x->dtype() == DataType::kFloat16))
-      return run_with_separate_add(ctx, plan, *x, scale, *w, b, *r, y_shape);
+      return run_with_separate_add(ctx, plan, *x, map, *w, b, *r, y_shape);
     ChannelProgram post;
     if (program_) {
       std::vector<const Tensor*> extras;
@@ -127,39 +149,55 @@ class ConvKernel final : public OpKernel {
     ASSIGN_OR_RETURN(Tensor * y, ctx.output_for_overwrite(0, x->dtype(), y_shape));
     return dispatch<kConvTypes>(x->dtype(), [&](auto* tag) {
       using T = std::remove_pointer_t<decltype(tag)>;
-      return run_typed<T>(ctx.pool(), plan, *x, scale, *w, b, r, clamp_, *y, post);
+      return run_typed<T>(ctx.pool(), plan, *x, map, *w, b, r, clamp_, *y, post);
     });
   }
 
  private:
-  // split_channel_scale's input and factors where the tiles can apply the factors: a float32
-  // pointwise convolution in one group, not in reference mode.
-  std::optional<std::pair<const Tensor*, ChannelScale>> scaled_on_tiles(const Tensor& a, const Tensor& b,
-                                                                        const Tensor& w) const {
-    if (mode_ == Mode::kReference || group_ != 1 || w.dtype() != DataType::kFloat) return std::nullopt;
+  // Whether the tiles can map X as they pack it: a float32 pointwise convolution in one
+  // group of more than one input channel (one runs the depthwise kernel), not in reference mode.
+  bool on_tiles(const Tensor& x, const Tensor& w) const {
+    if (mode_ == Mode::kReference || group_ != 1 || x.dtype() != DataType::kFloat || w.dtype() != DataType::kFloat)
+      return false;
+    const Result<nn::ConvPlan> plan = nn::make_conv_plan(attrs_, group_, x.shape(), w.shape());
+    return plan.is_ok() && plan->is_pointwise() && plan->in_per_group() > 1;
+  }
+
+  // split_channel_scale's input and factors where the tiles can apply the factors.
+  std::optional<std::pair<const Tensor*, ChannelMap>> scaled_on_tiles(const Tensor& a, const Tensor& b,
+                                                                      const Tensor& w) const {
     const auto split = nn::split_channel_scale(a, b);
-    if (!split) return std::nullopt;
-    const Result<nn::ConvPlan> plan = nn::make_conv_plan(attrs_, group_, split->first->shape(), w.shape());
-    return plan.is_ok() && plan->is_pointwise() ? split : std::nullopt;
+    return split && on_tiles(*split->first, w) ? split : std::nullopt;
+  }
+
+  ChannelMap normalized_map() const {
+    const nn::ChannelAffine<float>& a = normalized_->affine.in_float;
+    ChannelMap map{{a.factor.data(), a.centre.data(), a.shift.data()}};
+    if (const std::optional<ir::FusedClamp>& clamp = normalized_->shape.clamp) {
+      map.rows.clip = true;
+      map.rows.lo = clamp->min ? *clamp->min : no_lower_bound<float>();
+      map.rows.hi = clamp->max ? *clamp->max : no_upper_bound<float>();
+    }
+    return map;
   }
 
   // Conv, then the fused Add with broadcasting, then the fused clamp: the unfused ops' steps.
-  Status run_with_separate_add(RunContext& ctx, const nn::ConvPlan& plan, const Tensor& x, const ChannelScale& scale,
+  Status run_with_separate_add(RunContext& ctx, const nn::ConvPlan& plan, const Tensor& x, const ChannelMap& map,
                                const Tensor& w, const Tensor* b, const Tensor& r,
                                const std::vector<int64_t>& y_shape) const {
     ASSIGN_OR_RETURN(Tensor conv, Tensor::create_for_overwrite(x.dtype(), y_shape));
     return dispatch<kConvTypes>(x.dtype(), [&](auto* tag) -> Status {
       using T = std::remove_pointer_t<decltype(tag)>;
-      TRY(run_typed<T>(ctx.pool(), plan, x, scale, w, b, nullptr, std::nullopt, conv, ChannelProgram{}));
+      TRY(run_typed<T>(ctx.pool(), plan, x, map, w, b, nullptr, std::nullopt, conv, ChannelProgram{}));
       return nn::add_residual_then_clamp<T>(ctx, conv, r, clamp_);
     });
   }
 
   // y = post(clamp(conv(x) + r)): r (same shape and type as y, float or double), the
-  // clamp and the folded elementwise group `post` (float) are optional; so is `scale`
-  // (float32 pointwise convolutions on the tiles only: split_channel_scale).
+  // clamp and the folded elementwise group `post` (float) are optional; so is `map`
+  // (float32 pointwise convolutions on the tiles only: on_tiles).
   template <class T>
-  Status run_typed(ThreadPool& pool, const nn::ConvPlan& plan, const Tensor& x, const ChannelScale& scale,
+  Status run_typed(ThreadPool& pool, const nn::ConvPlan& plan, const Tensor& x, const ChannelMap& map,
                    const Tensor& w, const Tensor* b,
                    const Tensor* r, const std::optional<ir::FusedClamp>& clamp, Tensor& y,
                    const ChannelProgram& post) const {
@@ -183,7 +221,7 @@ class ConvKernel final : public OpKernel {
                              residual, clamp, post, yv.data()));
         epilogue_done = post_done = true;
       } else if (mode_ != Mode::kReference) {
-        TRY(run_tiles(pool, plan, xv.data(), scale, packed_.match(w), wv.data(), bias, residual, clamp, yv.data(),
+        TRY(run_tiles(pool, plan, xv.data(), map, packed_.match(w), wv.data(), bias, residual, clamp, yv.data(),
                       post));
         epilogue_done = post_done = true;
       } else {
@@ -232,7 +270,7 @@ class ConvKernel final : public OpKernel {
 
   // float32 on the tile kernels: weights as A panels (packed at creation when constant),
   // the taps of each group of output positions written by im2col straight into a B panel.
-  Status run_tiles(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const ChannelScale& scale,
+  Status run_tiles(ThreadPool& pool, const nn::ConvPlan& plan, const float* x, const ChannelMap& map,
                    const float* packed,
                    const float* weights, const float* bias, const float* residual,
                    const std::optional<ir::FusedClamp>& clamp, float* out, const ChannelProgram& post) const {
@@ -248,16 +286,16 @@ class ConvKernel final : public OpKernel {
     // Each image's weights times its factors (once when the images share them), where they are
     // the smaller operand by far (see nn::scale_weight_panels); the input is then read as it is.
     const int64_t panel_floats = kernels::panel_count(mg, tile_.mr) * tile_.mr * taps;
-    const int64_t scaled_images = scale.image_stride ? plan.batch : 1;
+    const int64_t scaled_images = map.image_stride ? plan.batch : 1;
     float* scaled_weights = nullptr;
-    if (scale.data && packed && scale_weights_ && 2 * mg <= positions) {
+    if (map.applies() && !map.normalizes() && packed && scale_weights_ && 2 * mg <= positions) {
       scaled_weights = nn::thread_scratch<ScaledWeights>(scaled_images * panel_floats);
       if (!scaled_weights)
         return out_of_memory("no memory for " + std::to_string(scaled_images * panel_floats * 4) +
                              " bytes of scaled weights");
       for (int64_t n = 0; n < scaled_images; ++n)
         nn::scale_weight_panels(packed, kernels::panel_count(mg, tile_.mr), taps, tile_.mr,
-                                scale.data + n * scale.image_stride, scaled_weights + n * panel_floats);
+                                map.rows.factor + n * map.image_stride, scaled_weights + n * panel_floats);
     }
     return nn::run_f32_gemms(pool, tile_, plan.batch * plan.group, [&](int64_t i) {
       const int64_t n = i / plan.group, g = i % plan.group;
@@ -267,7 +305,7 @@ class ConvKernel final : public OpKernel {
       p.n = positions;
       p.k = taps;
       if (scaled_weights) {
-        p.a.packed = scaled_weights + (scale.image_stride ? n : 0) * panel_floats;
+        p.a.packed = scaled_weights + (map.image_stride ? n : 0) * panel_floats;
       } else if (packed) {
         p.a.packed = packed + g * panel_floats;
       } else {
@@ -275,10 +313,10 @@ class ConvKernel final : public OpKernel {
         p.a.outer_stride = taps;
         p.a.k_stride = 1;
       }
-      if (scale.data && !scaled_weights) {
-        const float* factors = scale.data + n * scale.image_stride;
+      if (map.applies() && !scaled_weights) {
+        const ChannelMap image_map = map.of_image(n);
         p.b.fill = [=](int64_t first, int64_t panels, float* out) {
-          nn::pack_scaled_panels(image, factors, taps, positions, first, panels, nr, out);
+          nn::pack_mapped_panels(map_panel_, image, image_map, taps, positions, first, panels, nr, out);
         };
       } else if (pointwise) {
         p.b.data = image;
@@ -380,6 +418,9 @@ class ConvKernel final : public OpKernel {
   size_t program_first_;                       // its extra operands are inputs from here on
   std::optional<size_t> scale_input_;  // ChannelScaledConv: the input its X is multiplied by
   bool scale_weights_;  // and it may apply the factors to the weights (nn::scale_weight_panels)
+  std::optional<NormalizedInput> normalized_;  // NormalizedConv: the normalization of X
+  kernels::F32StepFn step_;  // the normalization where the tiles cannot apply it
+  kernels::F32MapPanelFn map_panel_;  // what maps X as the tiles pack it (nn::pack_mapped_panels)
   nn::GemmKernels gemm_;
   const kernels::F32GemmKernel& tile_;
   kernels::F32DwConvFn depthwise_;
@@ -389,14 +430,48 @@ class ConvKernel final : public OpKernel {
   nn::WinogradWeights winograd_;  // their Winograd transforms (default mode, 3x3)
 };
 
-// `channel_scaled`: a ChannelScaledConv, whose last input multiplies X (passes/fuse_channel_scale.cc).
-Result<std::unique_ptr<OpKernel>> create_conv_kernel(const KernelInit& init, bool channel_scaled) {
+// What a fused node does to X before the Conv, with its own inputs after the Conv's.
+enum class FusedInput {
+  kNone,
+  kChannelScale,  // ChannelScaledConv: X's factor (passes/fuse_channel_scale.cc)
+  kNormalize,     // NormalizedConv: scale, B, mean and var (passes/fuse_normalized_input.cc)
+};
+
+// The constant statistics of a NormalizedConv (its last four inputs, from `first`), its
+// epsilon and its clamp, as the BatchNormalization kernel would use them.
+Result<NormalizedInput> normalized_input(const KernelInit& init, size_t first) {
+  std::array<const Tensor*, 4> stats{};
+  for (size_t k = 0; k < 4; ++k) {
+    stats[k] = first + k < init.constant_inputs.size() ? init.constant_inputs[first + k] : nullptr;
+    if (!stats[k]) return init.error("NormalizedConv needs constant statistics (input " + std::to_string(first + k) + ")");
+  }
+  ASSIGN_OR_RETURN(nn::BatchNormStatistics values, nn::read_batch_norm_statistics(stats, stats[0]->numel()));
+  ASSIGN_OR_RETURN(float epsilon, init.attr_float("epsilon", 1e-5f));
+  const auto read_bound = [&](const char* name, std::optional<float>& bound) -> Status {
+    if (!init.node.attr(name)) return Status::ok();
+    ASSIGN_OR_RETURN(bound, init.attr_float(name, 0.0f));
+    return Status::ok();
+  };
+  ir::FusedClamp clamp;
+  TRY(read_bound("input_min", clamp.min));
+  TRY(read_bound("input_max", clamp.max));
+  nn::BatchNormShape shape;
+  if (clamp.min || clamp.max) shape.clamp = clamp;
+  return NormalizedInput{nn::BatchNormAffine(values, epsilon), shape};
+}
+
+Result<std::unique_ptr<OpKernel>> create_conv_kernel(const KernelInit& init, FusedInput fused) {
   const bool residual = init.node.fused_residual;
   const bool folded = !init.node.elementwise_steps.empty();
+  const bool channel_scaled = fused == FusedInput::kChannelScale;
+  const size_t extra = channel_scaled ? 1 : fused == FusedInput::kNormalize ? 4 : 0;
   if (channel_scaled && (init.num_inputs() < 4 || !init.has_input(init.num_inputs() - 1)))
     return init.error("ChannelScaledConv takes X, W, B (or \"\"), the fused Add's operand if any, and X's factor, got " +
                       std::to_string(init.num_inputs()) + " inputs");
-  const size_t inputs = init.num_inputs() - (channel_scaled ? 1 : 0);  // X's factor is not the Conv's
+  if (fused == FusedInput::kNormalize && init.num_inputs() < 7)
+    return init.error("NormalizedConv takes X, W, B (or \"\"), the fused Add's operand if any, and the "
+                      "normalization's scale, B, mean and var, got " + std::to_string(init.num_inputs()) + " inputs");
+  const size_t inputs = init.num_inputs() - extra;  // the fused node's own inputs are not the Conv's
   const size_t own_inputs = folded ? init.node.elementwise_first_input : inputs;
   if (inputs < 2 || own_inputs > (residual ? 4u : 3u) || own_inputs > inputs || !init.has_input(0) ||
       !init.has_input(1) || (residual && !init.has_input(3)))
@@ -408,6 +483,10 @@ Result<std::unique_ptr<OpKernel>> create_conv_kernel(const KernelInit& init, boo
                                               init.isa);
     if (!parsed.is_ok()) return init.error(parsed.status().message());
     program = std::move(*parsed);
+  }
+  std::optional<NormalizedInput> normalized;
+  if (fused == FusedInput::kNormalize) {
+    ASSIGN_OR_RETURN(normalized, normalized_input(init, inputs));
   }
   ASSIGN_OR_RETURN(nn::WindowAttrs attrs, nn::parse_window_attrs(init, false));
   ASSIGN_OR_RETURN(int64_t group, init.attr_int("group", 1));
@@ -427,17 +506,22 @@ Result<std::unique_ptr<OpKernel>> create_conv_kernel(const KernelInit& init, boo
   return make_kernel<ConvKernel>(std::move(attrs), group, init.mode, init.isa, std::move(weights), tile, std::move(packed),
                                  std::move(winograd), residual, init.node.fused_clamp, std::move(program), own_inputs,
                                  channel_scaled ? std::optional(inputs) : std::nullopt,
-                                 channel_scaled && init.mode == Mode::kDefault && init.value_changing_kernels);
+                                 channel_scaled && init.mode == Mode::kDefault && init.value_changing_kernels,
+                                 std::move(normalized));
 }
 
-Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) { return create_conv_kernel(init, false); }
+Result<std::unique_ptr<OpKernel>> create_conv(const KernelInit& init) { return create_conv_kernel(init, FusedInput::kNone); }
 Result<std::unique_ptr<OpKernel>> create_channel_scaled_conv(const KernelInit& init) {
-  return create_conv_kernel(init, true);
+  return create_conv_kernel(init, FusedInput::kChannelScale);
+}
+Result<std::unique_ptr<OpKernel>> create_normalized_conv(const KernelInit& init) {
+  return create_conv_kernel(init, FusedInput::kNormalize);
 }
 
 }  // namespace
 
 TWINRT_REGISTER_OP("Conv", 1, create_conv);
 TWINRT_REGISTER_OP_EX(ir::kInternalDomain, "ChannelScaledConv", 1, INT64_MAX, "ref", 0, create_channel_scaled_conv);
+TWINRT_REGISTER_OP_EX(ir::kInternalDomain, "NormalizedConv", 1, INT64_MAX, "ref", 0, create_normalized_conv);
 
 }  // namespace twinrt

@@ -4,5 +4,6 @@
 #define TWINRT_STEP_NS avx512_steps
 #define TWINRT_STEP_VW 16
 #define TWINRT_STEP_FN f32_step__avx512
+#define TWINRT_MAP_PANEL_FN f32_map_panel__avx512
 #include "kernels/elementwise/f32_steps.inc"
 #endif

@@ -1,10 +1,10 @@
-#include "ops/nn/channel_scale.h"
+#include "ops/nn/channel_map.h"
 
 #include <algorithm>
 
 namespace twinrt::nn {
 
-std::optional<std::pair<const Tensor*, ChannelScale>> split_channel_scale(const Tensor& a, const Tensor& b) {
+std::optional<std::pair<const Tensor*, ChannelMap>> split_channel_scale(const Tensor& a, const Tensor& b) {
   const auto per_channel = [](const Tensor& x, const Tensor& s) {
     if (x.dtype() != DataType::kFloat || s.dtype() != DataType::kFloat || x.rank() < 3 || s.rank() != x.rank() ||
         x.dim(1) <= 1 || s.dim(1) != x.dim(1) || (s.dim(0) != 1 && s.dim(0) != x.dim(0)))
@@ -14,22 +14,16 @@ std::optional<std::pair<const Tensor*, ChannelScale>> split_channel_scale(const 
     return true;
   };
   for (auto [x, s] : {std::pair{&a, &b}, std::pair{&b, &a}})
-    if (per_channel(*x, *s)) return std::pair{x, ChannelScale{s->data<float>(), s->dim(0) == 1 ? 0 : s->dim(1)}};
+    if (per_channel(*x, *s)) return std::pair{x, ChannelMap{{s->data<float>()}, s->dim(0) == 1 ? 0 : s->dim(1)}};
   return std::nullopt;
 }
 
-void pack_scaled_panels(const float* image, const float* factors, int64_t taps, int64_t positions, int64_t first,
-                        int64_t panels, int nr, float* out) {
+void pack_mapped_panels(kernels::F32MapPanelFn map_panel, const float* image, const ChannelMap& map, int64_t taps,
+                        int64_t positions, int64_t first, int64_t panels, int nr, float* out) {
   for (int64_t q = 0; q < panels; ++q) {
     const int64_t col0 = first + q * nr;
     const int64_t valid = std::clamp<int64_t>(positions - col0, 0, nr);
-    for (int64_t k = 0; k < taps; ++k) {
-      const float* src = image + k * positions + col0;
-      float* dst = out + (q * taps + k) * nr;
-      const float factor = factors[k];
-      for (int64_t i = 0; i < valid; ++i) dst[i] = src[i] * factor;
-      for (int64_t i = valid; i < nr; ++i) dst[i] = 0.0f;
-    }
+    map_panel(map.rows, image + col0, positions, taps, valid, nr, out + q * taps * nr);
   }
 }
 
