@@ -118,28 +118,6 @@ Status batch_normalize(ThreadPool& pool, Mode mode, kernels::F32StepFn step, con
   });
 }
 
-void batch_normalize_positions(ThreadPool& pool, kernels::F32StepFn step, const BatchNormAffine& affine,
-                               const BatchNormShape& shape, const float* x, float* y, int64_t batch,
-                               int64_t channels, int64_t positions) {
-  // Runs of at least kMinRun floats per channel and task, a few tasks per thread.
-  constexpr int64_t kMinRun = 256, kTasksPerThread = 4;
-  const int64_t per_image = std::clamp<int64_t>(positions / kMinRun, 1, pool.size() * kTasksPerThread);
-  const ChannelAffine<float>& a = affine.in_float;
-  const kernels::F32StepParams normalize = normalize_step(shape);
-  ShareClaims claims(batch * per_image, pool.size());
-  pool.parallel_for(std::min<int64_t>(pool.size(), batch * per_image), 1, [&](int64_t, int64_t) {
-    for (int64_t task; (task = claims.claim()) >= 0;) {
-      const int64_t n = task / per_image, part = task % per_image;
-      const int64_t p0 = positions * part / per_image, p1 = positions * (part + 1) / per_image;
-      for (int64_t c = 0; c < channels; ++c) {
-        const int64_t offset = (n * channels + c) * positions + p0;
-        const size_t j = static_cast<size_t>(c);
-        plane_on_tier(step, normalize, x + offset, a.centre[j], a.factor[j], a.shift[j], y + offset, p1 - p0);
-      }
-    }
-  });
-}
-
 }  // namespace nn
 
 namespace {

@@ -60,13 +60,4 @@ struct BatchNormShape {
 Status batch_normalize(ThreadPool& pool, Mode mode, kernels::F32StepFn step, const BatchNormAffine& affine,
                        const BatchNormShape& shape, const Tensor& x, Tensor& y);
 
-// batch_normalize of float32 x [N, C, positions...] outside reference mode, one statistic
-// per channel, with the threads splitting the positions instead of the channels: thread i
-// normalizes the i-th share of every channel's plane, the columns a pointwise Conv's tiles
-// on thread i then read (ops/nn/f32_gemm_driver.cc splits their columns the same way). The
-// same bits as batch_normalize.
-void batch_normalize_positions(ThreadPool& pool, kernels::F32StepFn step, const BatchNormAffine& affine,
-                               const BatchNormShape& shape, const float* x, float* y, int64_t batch,
-                               int64_t channels, int64_t positions);
-
 }  // namespace twinrt::nn
