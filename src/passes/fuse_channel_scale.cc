@@ -32,31 +32,16 @@ bool gates_itself(const ir::Graph& g, const std::map<std::string, size_t>& produ
 int fuse_channel_scale(ir::Model& model) {
   if (model.opset("") < 7) return 0;  // Mul-6 and older broadcast by attributes
   ir::Graph& g = *model.graph;
-  const GraphUses uses = graph_uses(g);
   const std::map<std::string, size_t> producers = value_producers(g);
-  std::vector<bool> removed(g.nodes.size(), false);
-  int fused = 0;
-  for (ir::Node& conv : g.nodes) {
-    if (!is_pointwise_conv(conv, g) || !uses.only_read_once(conv.inputs[0])) continue;
-    auto p = producers.find(conv.inputs[0]);
-    if (p == producers.end() || removed[p->second]) continue;
-    const ir::Node& mul = g.nodes[p->second];
-    if (!is_op(mul, "Mul") || mul.inputs.size() != 2 || mul.outputs.size() != 1 || mul.inputs[0].empty() ||
-        mul.inputs[1].empty() || gates_itself(g, producers, mul))
-      continue;
-    // ChannelScaledConv's inputs: the Conv's (an absent bias as ""), X replaced by the
-    // Mul's first operand, then its second, always last.
-    conv.inputs[0] = mul.inputs[0];
-    if (conv.inputs.size() < 3) conv.inputs.resize(3);
-    conv.inputs.push_back(mul.inputs[1]);
-    conv.domain = ir::kInternalDomain;
-    conv.op_type = "ChannelScaledConv";
-    conv.fused_from.insert(conv.fused_from.begin(), mul.name);
-    removed[p->second] = true;
-    ++fused;
-  }
-  erase_nodes(g, removed);
-  return fused;
+  // ChannelScaledConv's inputs: the Conv's, X replaced by the Mul's first operand, then its
+  // second, always last.
+  return fold_into_pointwise_conv(g, "ChannelScaledConv", [&](const ir::Node& mul, ir::Node&)
+                                                              -> std::optional<std::vector<std::string>> {
+    if (!is_op(mul, "Mul") || mul.inputs.size() != 2 || mul.outputs.size() != 1 || mul.inputs[1].empty() ||
+        gates_itself(g, producers, mul))
+      return std::nullopt;
+    return std::vector<std::string>{mul.inputs[1]};
+  });
 }
 
 }  // namespace twinrt::passes

@@ -34,37 +34,23 @@ bool fixed_statistics(const ir::Node& bn, const KnownValues& known, const std::s
 int fuse_normalized_input(ir::Model& model) {
   if (model.opset("") < 7) return 0;  // BatchNormalization-6 and older: is_test, consumed_inputs
   ir::Graph& g = *model.graph;
-  const GraphUses uses = graph_uses(g);
   const KnownValues known(g);
-  const std::map<std::string, size_t> producers = value_producers(g);
   std::set<std::string> graph_inputs;
   for (const ir::ValueInfo& in : g.inputs) graph_inputs.insert(in.name);
-  std::vector<bool> removed(g.nodes.size(), false);
-  int fused = 0;
-  for (ir::Node& conv : g.nodes) {
-    if (!is_pointwise_conv(conv, g) || !uses.only_read_once(conv.inputs[0])) continue;
-    auto p = producers.find(conv.inputs[0]);
-    if (p == producers.end() || removed[p->second]) continue;
-    const ir::Node& bn = g.nodes[p->second];
+  return fold_into_pointwise_conv(g, "NormalizedConv", [&](const ir::Node& bn, ir::Node& conv)
+                                                           -> std::optional<std::vector<std::string>> {
     if (!is_inference_batch_norm(bn) || bn.fused_residual || !bn.elementwise_steps.empty() ||
         !fixed_statistics(bn, known, graph_inputs))
-      continue;
+      return std::nullopt;
     const ir::Attribute* epsilon = bn.attr("epsilon");
-    conv.inputs[0] = bn.inputs[0];
-    if (conv.inputs.size() < 3) conv.inputs.resize(3);
-    for (size_t k = 1; k < 5; ++k) conv.inputs.push_back(known.source(bn.inputs[k]));  // initializers, which the kernel reads when it is made
     conv.attributes.push_back(ir::float_attribute("epsilon", epsilon ? epsilon->f : 1e-5f));
     if (bn.fused_clamp && bn.fused_clamp->min) conv.attributes.push_back(ir::float_attribute("input_min", *bn.fused_clamp->min));
     if (bn.fused_clamp && bn.fused_clamp->max) conv.attributes.push_back(ir::float_attribute("input_max", *bn.fused_clamp->max));
-    conv.domain = ir::kInternalDomain;
-    conv.op_type = "NormalizedConv";
-    conv.fused_from.insert(conv.fused_from.begin(), bn.fused_from.begin(), bn.fused_from.end());
-    conv.fused_from.insert(conv.fused_from.begin(), bn.name);
-    removed[p->second] = true;
-    ++fused;
-  }
-  erase_nodes(g, removed);
-  return fused;
+    // The initializers themselves, which the kernel reads when it is made.
+    std::vector<std::string> stats;
+    for (size_t k = 1; k < 5; ++k) stats.push_back(known.source(bn.inputs[k]));
+    return stats;
+  });
 }
 
 }  // namespace twinrt::passes

@@ -104,6 +104,35 @@ std::optional<size_t> sole_reader(const ir::Graph& g, const GraphUses& uses, con
   return std::nullopt;
 }
 
+int fold_into_pointwise_conv(
+    ir::Graph& g, const char* op_type,
+    const std::function<std::optional<std::vector<std::string>>(const ir::Node& producer, ir::Node& conv)>& take) {
+  const GraphUses uses = graph_uses(g);
+  const std::map<std::string, size_t> producers = value_producers(g);
+  std::vector<bool> removed(g.nodes.size(), false);
+  int folded = 0;
+  for (ir::Node& conv : g.nodes) {
+    if (!is_pointwise_conv(conv, g) || !uses.only_read_once(conv.inputs[0])) continue;
+    auto p = producers.find(conv.inputs[0]);
+    if (p == producers.end() || removed[p->second]) continue;
+    const ir::Node& producer = g.nodes[p->second];
+    if (producer.inputs.empty() || producer.inputs[0].empty()) continue;
+    const std::optional<std::vector<std::string>> extra = take(producer, conv);
+    if (!extra) continue;
+    conv.inputs[0] = producer.inputs[0];
+    if (conv.inputs.size() < 3) conv.inputs.resize(3);
+    conv.inputs.insert(conv.inputs.end(), extra->begin(), extra->end());
+    conv.domain = ir::kInternalDomain;
+    conv.op_type = op_type;
+    conv.fused_from.insert(conv.fused_from.begin(), producer.fused_from.begin(), producer.fused_from.end());
+    conv.fused_from.insert(conv.fused_from.begin(), producer.name);
+    removed[p->second] = true;
+    ++folded;
+  }
+  erase_nodes(g, removed);
+  return folded;
+}
+
 bool is_inference_batch_norm(const ir::Node& n) {
   if (!is_op(n, "BatchNormalization") || n.inputs.size() != 5 || n.outputs.size() != 1) return false;
   for (const std::string& in : n.inputs)

@@ -43,6 +43,16 @@ int fold_adds_into_producers(ir::Model& model, std::map<std::string, size_t> pro
 int fold_followers_into_producers(ir::Graph& g, std::map<std::string, size_t> producers,
                                   const std::function<bool(ir::Node&, const ir::Node&, const std::string&)>& fold);
 
+// Folds nodes into the pointwise Conv (is_pointwise_conv) that alone reads their output, as
+// its X: for each such pair, take(producer, conv) returns the inputs the fused node appends
+// after the Conv's own (an absent bias becomes ""), or nothing to leave the pair as it is
+// (it may add attributes to the Conv when it takes it). The Conv then reads the producer's
+// input 0 as X, becomes `op_type` of twinrt's domain and names the producer (and what that
+// absorbed) first in fused_from, and the producer is removed. Returns how many were folded.
+int fold_into_pointwise_conv(
+    ir::Graph& g, const char* op_type,
+    const std::function<std::optional<std::vector<std::string>>(const ir::Node& producer, ir::Node& conv)>& take);
+
 // Which node (index into g.nodes) writes each value.
 std::map<std::string, size_t> value_producers(const ir::Graph& g);
 
