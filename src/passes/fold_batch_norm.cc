@@ -62,10 +62,10 @@ int fold_batch_norm(ir::Model& model) {
     if (!w || graph_inputs.count(conv.inputs[1]) || w->dtype() != DataType::kFloat || w->rank() < 3) continue;
     const int64_t m = w->shape()[0];
     const bool has_bias = conv.inputs.size() == 3 && !conv.inputs[2].empty();
-    const Tensor* b = has_bias ? fixed_floats(known, graph_inputs, conv.inputs[2], m) : nullptr;
+    const Tensor* b = has_bias ? known.fixed_floats(conv.inputs[2], m) : nullptr;
     const Tensor* stats[4];
     bool all_known = !has_bias || b;
-    for (int k = 0; k < 4; ++k) all_known = (stats[k] = fixed_floats(known, graph_inputs, bn.inputs[k + 1], m)) && all_known;
+    for (int k = 0; k < 4; ++k) all_known = (stats[k] = known.fixed_floats(bn.inputs[k + 1], m)) && all_known;
     const std::string w_name = bn.outputs[0] + "/conv_weights_with_bn", b_name = bn.outputs[0] + "/conv_bias_with_bn";
     if (!all_known || g.initializers.count(w_name) || g.initializers.count(b_name)) continue;
     const ir::Attribute* eps = bn.attr("epsilon");

@@ -21,11 +21,11 @@ namespace twinrt::passes {
 namespace {
 
 // Whether scale, B, mean and var are fixed float32 constants of one element per channel.
-bool fixed_statistics(const ir::Node& bn, const KnownValues& known, const std::set<std::string>& graph_inputs) {
+bool fixed_statistics(const ir::Node& bn, const KnownValues& known) {
   const Tensor* scale = known.constant(bn.inputs[1]);
   if (!scale) return false;
   for (size_t k = 1; k < 5; ++k)
-    if (!fixed_floats(known, graph_inputs, known.source(bn.inputs[k]), scale->numel())) return false;
+    if (!known.fixed_floats(known.source(bn.inputs[k]), scale->numel())) return false;
   return scale->numel() > 0;
 }
 
@@ -35,12 +35,10 @@ int fuse_normalized_input(ir::Model& model) {
   if (model.opset("") < 7) return 0;  // BatchNormalization-6 and older: is_test, consumed_inputs
   ir::Graph& g = *model.graph;
   const KnownValues known(g);
-  std::set<std::string> graph_inputs;
-  for (const ir::ValueInfo& in : g.inputs) graph_inputs.insert(in.name);
   return fold_into_pointwise_conv(g, "NormalizedConv", [&](const ir::Node& bn, ir::Node& conv)
                                                            -> std::optional<std::vector<std::string>> {
     if (!is_inference_batch_norm(bn) || bn.fused_residual || !bn.elementwise_steps.empty() ||
-        !fixed_statistics(bn, known, graph_inputs))
+        !fixed_statistics(bn, known))
       return std::nullopt;
     const ir::Attribute* epsilon = bn.attr("epsilon");
     conv.attributes.push_back(ir::float_attribute("epsilon", epsilon ? epsilon->f : 1e-5f));

@@ -31,11 +31,10 @@ KnownValues::KnownValues(const ir::Graph& g) {
     if (n.op_type == "Constant" && n.domain.empty() && n.outputs.size() == 1)
       if (const ir::Attribute* v = n.attr("value"); v && v->type == ir::Attribute::Type::kTensor)
         constants_[n.outputs[0]] = &v->t;
-  std::set<std::string> graph_inputs;  // a feed may replace these: an Identity of one is not constant
-  for (const ir::ValueInfo& in : g.inputs) graph_inputs.insert(in.name);
+  for (const ir::ValueInfo& in : g.inputs) graph_inputs_.insert(in.name);  // an Identity of one is not constant
   for (const ir::Node& n : g.nodes)  // in graph order: a chain's first Identity comes first
     if (n.op_type == "Identity" && n.domain.empty() && n.inputs.size() == 1 && n.outputs.size() == 1 &&
-        !graph_inputs.count(n.inputs[0]) && constants_.count(n.inputs[0])) {
+        !graph_inputs_.count(n.inputs[0]) && constants_.count(n.inputs[0])) {
       constants_[n.outputs[0]] = constants_[n.inputs[0]];
       identity_of_[n.outputs[0]] = source(n.inputs[0]);
     }
@@ -97,10 +96,9 @@ std::optional<ir::FusedClamp> clamp_of(const ir::Model& model, const KnownValues
   return c;
 }
 
-const Tensor* fixed_floats(const KnownValues& known, const std::set<std::string>& graph_inputs,
-                           const std::string& name, int64_t n) {
-  const Tensor* t = known.constant(name);
-  if (!t || graph_inputs.count(name) || t->dtype() != DataType::kFloat || t->numel() != n) return nullptr;
+const Tensor* KnownValues::fixed_floats(const std::string& name, int64_t n) const {
+  const Tensor* t = constant(name);
+  if (!t || graph_inputs_.count(name) || t->dtype() != DataType::kFloat || t->numel() != n) return nullptr;
   return t;
 }
 

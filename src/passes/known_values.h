@@ -22,6 +22,9 @@ class KnownValues {
   // The initializer or Constant output that `name` is an Identity of (through any chain),
   // else `name` itself.
   std::string source(const std::string& name) const;
+  // A float32 constant with `n` elements that no feed can replace (not also a graph input),
+  // or null.
+  const Tensor* fixed_floats(const std::string& name, int64_t n) const;
   std::optional<float> float_scalar(const std::string& name) const;  // a one-element float32 constant
   // Declared (graph inputs, outputs, value_info), constant, or carried from an input through
   // an op whose output has its input's type (Conv, Add, Sigmoid, ...); kUndefined if unknown.
@@ -30,13 +33,9 @@ class KnownValues {
  private:
   std::map<std::string, const Tensor*> constants_;
   std::map<std::string, std::string> identity_of_;  // Identity output -> its constant source
+  std::set<std::string> graph_inputs_;  // a feed may replace these
   std::map<std::string, DataType> declared_;
 };
-
-// A float32 constant that no feed can replace (not also one of `graph_inputs`) with `n`
-// elements, or null.
-const Tensor* fixed_floats(const KnownValues& known, const std::set<std::string>& graph_inputs,
-                           const std::string& name, int64_t n);
 
 // The clamp a Relu or Clip node applies, when it is known before running.
 std::optional<ir::FusedClamp> clamp_of(const ir::Model& model, const KnownValues& known, const ir::Node& n);

@@ -27,9 +27,8 @@ BatchNormAffine::BatchNormAffine(const BatchNormStatistics& s, double epsilon) {
 
 Result<BatchNormStatistics> read_batch_norm_statistics(const std::array<const Tensor*, 4>& stats, int64_t count) {
   static const char* const kNames[4] = {"scale", "B", "input_mean", "input_var"};
-  std::vector<double>* out[4];
   BatchNormStatistics s;
-  out[0] = &s.scale, out[1] = &s.bias, out[2] = &s.mean, out[3] = &s.var;
+  std::vector<double>* const out[4] = {&s.scale, &s.bias, &s.mean, &s.var};
   for (size_t i = 0; i < 4; ++i) {
     if (stats[i]->numel() != count)
       return invalid_argument(std::string("BatchNormalization ") + kNames[i] + " must have " + std::to_string(count) +
@@ -53,20 +52,10 @@ void plane_on_tier(kernels::F32StepFn step, kernels::F32StepParams normalize, co
   step(normalize, {x, false}, {x, false}, y, n);
 }
 
-kernels::F32StepParams normalize_step(const BatchNormShape& shape) {
-  kernels::F32StepParams normalize{kernels::F32StepKind::kNormalize};
-  if (shape.clamp) {
-    normalize.clip = true;
-    normalize.lo = shape.clamp->min ? *shape.clamp->min : no_lower_bound<float>();
-    normalize.hi = shape.clamp->max ? *shape.clamp->max : no_upper_bound<float>();
-  }
-  return normalize;
-}
-
 template <class Acc, class C>
 void normalize_planes(ThreadPool& pool, kernels::F32StepFn step, const ChannelAffine<Acc>& affine,
                       const BatchNormShape& shape, const C* x, C* y, int64_t batch, int64_t channels, int64_t inner) {
-  const kernels::F32StepParams normalize = normalize_step(shape);
+  const kernels::F32StepParams normalize = batch_norm_step(shape);
   const std::vector<Acc>& factor = affine.factor;
   const std::vector<Acc>& shift = affine.shift;
   const std::vector<Acc>& centre = affine.centre;
@@ -98,6 +87,16 @@ void normalize_planes(ThreadPool& pool, kernels::F32StepFn step, const ChannelAf
 }
 
 }  // namespace
+
+kernels::F32StepParams batch_norm_step(const BatchNormShape& shape) {
+  kernels::F32StepParams normalize{kernels::F32StepKind::kNormalize};
+  if (shape.clamp) {
+    normalize.clip = true;
+    normalize.lo = shape.clamp->min ? *shape.clamp->min : no_lower_bound<float>();
+    normalize.hi = shape.clamp->max ? *shape.clamp->max : no_upper_bound<float>();
+  }
+  return normalize;
+}
 
 Status batch_normalize(ThreadPool& pool, Mode mode, kernels::F32StepFn step, const BatchNormAffine& affine,
                        const BatchNormShape& shape, const Tensor& x, Tensor& y) {

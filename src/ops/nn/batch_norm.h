@@ -56,6 +56,10 @@ struct BatchNormShape {
 // double in reference mode and else in the compute type of x. Float32 planes run on the
 // step kernel `step` (exact in every mode), so a float32 element gets
 // ((x - centre) * factor + shift) then the clamp, each operation rounded to float.
+// The step kernel's kNormalize parameters for `shape`'s clamp (each channel adds its centre,
+// factor and shift).
+kernels::F32StepParams batch_norm_step(const BatchNormShape& shape);
+
 // Fails only for a type other than float16, bfloat16, float and double.
 Status batch_normalize(ThreadPool& pool, Mode mode, kernels::F32StepFn step, const BatchNormAffine& affine,
                        const BatchNormShape& shape, const Tensor& x, Tensor& y);

@@ -172,13 +172,8 @@ class ConvKernel final : public OpKernel {
 
   ChannelMap normalized_map() const {
     const nn::ChannelAffine<float>& a = normalized_->affine.in_float;
-    ChannelMap map{{a.factor.data(), a.centre.data(), a.shift.data()}};
-    if (const std::optional<ir::FusedClamp>& clamp = normalized_->shape.clamp) {
-      map.rows.clip = true;
-      map.rows.lo = clamp->min ? *clamp->min : no_lower_bound<float>();
-      map.rows.hi = clamp->max ? *clamp->max : no_upper_bound<float>();
-    }
-    return map;
+    const kernels::F32StepParams step = nn::batch_norm_step(normalized_->shape);
+    return ChannelMap{{a.factor.data(), a.centre.data(), a.shift.data(), step.clip, step.lo, step.hi}};
   }
 
   // Conv, then the fused Add with broadcasting, then the fused clamp: the unfused ops' steps.
@@ -315,8 +310,8 @@ class ConvKernel final : public OpKernel {
       }
       if (map.applies() && !scaled_weights) {
         const ChannelMap image_map = map.of_image(n);
-        p.b.fill = [=](int64_t first, int64_t panels, float* out) {
-          nn::pack_mapped_panels(map_panel_, image, image_map, taps, positions, first, panels, nr, out);
+        p.b.fill = [=, map_panel = map_panel_](int64_t first, int64_t panels, float* out) {
+          nn::pack_mapped_panels(map_panel, image, image_map, taps, positions, first, panels, nr, out);
         };
       } else if (pointwise) {
         p.b.data = image;
