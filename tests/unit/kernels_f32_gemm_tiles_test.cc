@@ -122,6 +122,12 @@ std::vector<Case> cases_around(const kernels::F32GemmKernel& kernel) {
         ++variant;
         cases.push_back(c);
       }
+  // A few columns: a strided B is copied compactly, and the full A panels' chains run
+  // interleaved, four panels at a time and then the rest, before a partial last panel.
+  for (int64_t n : {1, 2, 3, 4})
+    for (int64_t m : {5 * mr + 2, 9 * mr})
+      cases.push_back({m, n, n == 1 ? 1107 : 70, n % 2 == 1, n == 3 ? 0.75f : 1.0f, static_cast<int>(n % 4), n != 2,
+                       n >= 3});
   cases.push_back({150, 700, 300});  // large enough for the threads to split it
   // Deep, with every epilogue step, and large enough for several A chunks and B blocks.
   Case deep{2 * mr + 1, 3 * nr + 2, 1107, true, 0.75f, 1, true, true};

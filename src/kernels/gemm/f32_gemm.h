@@ -54,6 +54,10 @@ struct F32TileArgs {
   float* c = nullptr;
   int64_t ldc = 0;
   int rows = 0, cols = 0;
+  // Full A panels to compute in this call (rows is then mr), one after the other in A (k * mr
+  // floats apart) and in C: with a few columns each panel's dot products are one chain of
+  // adds through all of k, and a kernel may interleave several panels' chains.
+  int64_t a_panels = 1;
   bool accumulate = false;
   int64_t row0 = 0, col0 = 0;  // the tile's position in C, for the epilogue's bias
   const F32Epilogue* epilogue = nullptr;
