@@ -218,7 +218,8 @@ void run_task(const F32Product& p, const kernels::F32GemmKernel& kernel, const T
       args.c = p.c + args.row0 * p.ldc + args.col0;
       kernel.tile(args);
     };
-    if (t.b_narrow && a_panel == p.k * kernel.mr) {  // one B panel of a few columns: the full A panels in one call
+    if (t.b_narrow && a_panel == p.k * kernel.mr) {
+      // One B panel of a few columns: the full A panels in one call, then a partial one.
       const int64_t full_end = std::min(a_end, p.m / kernel.mr);
       if (full_end > a_first) tile(a_first, b_first, full_end - a_first);
       for (int64_t i = std::max(a_first, full_end); i < a_end; ++i) tile(i, b_first);
