@@ -52,14 +52,14 @@ struct BatchNormShape {
   std::optional<ir::FusedClamp> clamp;  // a Relu / Clip after it (passes/fuse_clamp_activation.cc)
 };
 
-// y = clamp(affine(x)) for x [N, C, ...] (any float type; y the same shape and type), in
-// double in reference mode and else in the compute type of x. Float32 planes run on the
-// step kernel `step` (exact in every mode), so a float32 element gets
-// ((x - centre) * factor + shift) then the clamp, each operation rounded to float.
 // The step kernel's kNormalize parameters for `shape`'s clamp (each channel adds its centre,
 // factor and shift).
 kernels::F32StepParams batch_norm_step(const BatchNormShape& shape);
 
+// y = clamp(affine(x)) for x [N, C, ...] (any float type; y the same shape and type), in
+// double in reference mode and else in the compute type of x. Float32 planes run on the
+// step kernel `step` (exact in every mode), so a float32 element gets
+// ((x - centre) * factor + shift) then the clamp, each operation rounded to float.
 // Fails only for a type other than float16, bfloat16, float and double.
 Status batch_normalize(ThreadPool& pool, Mode mode, kernels::F32StepFn step, const BatchNormAffine& affine,
                        const BatchNormShape& shape, const Tensor& x, Tensor& y);

@@ -291,11 +291,6 @@ Status run_with_own_b(ThreadPool& pool, const kernels::F32GemmKernel& kernel, co
   return Status::ok();
 }
 
-// With B packed (weights) the tasks split B's columns, and each would pack the same A panels
-// (BERT's activations: at 2 threads six times over; BERT ran 4-15% faster without that).
-// Unless they are small (then another pass over the threads costs more than it saves), they
-// are packed once instead, the threads sharing the work, into a buffer of the calling
-// thread's.
 struct NarrowB;  // owner of a narrow B's compact copy (thread scratch)
 
 // A product of at most kNarrowColumns columns with a strided B: B copied compactly, with nr
@@ -319,6 +314,11 @@ Status run_narrow(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const 
   return run_tiles(pool, kernel, narrow, t);
 }
 
+// With B packed (weights) the tasks split B's columns, and each would pack the same A panels
+// (BERT's activations: at 2 threads six times over; BERT ran 4-15% faster without that).
+// Unless they are small (then another pass over the threads costs more than it saves), they
+// are packed once instead, the threads sharing the work, into a buffer of the calling
+// thread's. A product of a few columns goes to run_narrow.
 Status run_whole(ThreadPool& pool, const kernels::F32GemmKernel& kernel, const F32Product& p) {
   constexpr int64_t kSharedAMinBytes = 64 * 1024;
   if (p.n <= kNarrowColumns && p.b.data && !p.b.fill) return run_narrow(pool, kernel, p);
