@@ -19,6 +19,7 @@ struct BenchEnginesFlags {
   int runs = 10;
   int warmup = 1;
   bool json = false;
+  bool progress = false;  // a progress bar on stderr even when it is not a terminal
 };
 
 // Exit code 0 when at least one engine was measured (engines that cannot start, load or
