@@ -4,7 +4,7 @@
 // against the direct convolution in nn_conv_test.cc.
 #include <gtest/gtest.h>
 
-#include <cstring>
+#include <algorithm>
 #include <random>
 #include <vector>
 
