@@ -2,8 +2,8 @@
 // through the driver (packing, blocking) on shapes from real models, in GFLOP/s next to
 // the tier's measured peak (bench/peak.h); and the 8-bit NHWC convolution (indirect tiles,
 // requantization) in G multiply-adds per second; the float functions over arrays (exp,
-// sigmoid, erf of default and exact mode) in elements per second; the thread pool's
-// handoff. Run: bash
+// sigmoid, erf of default and exact mode) in elements per second; the float max pool in GB/s
+// of input read; the thread pool's handoff. Run: bash
 // scripts/bench-kernels.sh.
 #include <benchmark/benchmark.h>
 
@@ -16,6 +16,7 @@
 #include "kernels/cpu/isa.h"
 #include "kernels/gemm/f32_gemm.h"
 #include "kernels/math/fast_float.h"
+#include "kernels/portable/maxpool_2d.h"
 #include "ops/nn/f32_gemm_driver.h"
 #include "ops/quant/conv_nhwc.h"
 #include "peak.h"
@@ -122,6 +123,27 @@ void float_function(benchmark::State& state, math::F32ArrayFn (*kernel)(Isa), Is
       benchmark::Counter(double(x.size()) * state.iterations(), benchmark::Counter::kIsRate);
 }
 
+// A float max pool of `planes` planes of size x size, 3x3 windows at `stride`, `pad` on each
+// side, the last window cut at the edge (ceil_mode): the pools of SqueezeNet, GoogLeNet,
+// ResNet-50.
+void maxpool(benchmark::State& state, Isa isa) {
+  const int64_t planes = state.range(0), size = state.range(1), stride = state.range(2), pad = state.range(3);
+  const int64_t out = (size + 2 * pad - 3 + stride - 1) / stride + 1;
+  const int64_t in_hw[2] = {size, size}, out_hw[2] = {out, out}, kernel[2] = {3, 3}, strides[2] = {stride, stride};
+  const int64_t ones[2] = {1, 1}, pads[2] = {pad, pad};
+  const kernels::ImageWindow w{2, in_hw, out_hw, kernel, strides, ones, pads, pads};
+  const auto x = random_floats(planes * size * size);
+  std::vector<float> y(static_cast<size_t>(planes * out * out));
+  std::vector<unsigned char> scratch(static_cast<size_t>(kernels::maxpool_2d_scratch_bytes(w, sizeof(float))));
+  const kernels::MaxPool2dKernels& kernels = kernels::maxpool_2d_kernels(isa);
+  for (auto _ : state) {
+    kernels.f32(w, x.data(), y.data(), planes, scratch.data());
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.counters["GB/s"] =
+      benchmark::Counter(double(x.size()) * sizeof(float) * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+}
+
 // The handoff of one parallel_for with almost no work: what every split op pays to start
 // its threads and wait for them (at 2 threads models run 55-290 of them per inference).
 void parallel_for_handoff(benchmark::State& state) {
@@ -171,6 +193,16 @@ void register_all() {
     for (const auto& [function, kernel] : functions)
       benchmark::RegisterBenchmark(("math/" + std::string(function) + "/" + name).c_str(), float_function, kernel,
                                    tier.isa);
+    auto* pool = benchmark::RegisterBenchmark(("maxpool/" + name).c_str(), maxpool, tier.isa);
+    pool->ArgNames({"planes", "size", "stride", "pad"});
+    pool->Args({64, 111, 2, 0});   // SqueezeNet's first
+    pool->Args({128, 55, 2, 0});   // SqueezeNet's second
+    pool->Args({256, 27, 2, 0});   // SqueezeNet's third
+    pool->Args({64, 112, 2, 0});   // GoogLeNet's first
+    pool->Args({64, 112, 2, 1});   // ResNet-50's
+    pool->Args({480, 28, 2, 0});   // GoogLeNet's third
+    pool->Args({832, 14, 2, 0});   // GoogLeNet's fourth
+    pool->Args({480, 28, 1, 1});   // GoogLeNet's branch pools, stride 1
     auto* conv8 = benchmark::RegisterBenchmark(("i8_conv_nhwc/" + name).c_str(), i8_conv_nhwc, tier.isa);
     conv8->ArgNames({"size", "c", "m", "kernel"});
     conv8->Args({56, 64, 256, 1});   // ResNet-50 layer1 1x1 expansion
