@@ -203,6 +203,8 @@ void register_all() {
     pool->Args({480, 28, 2, 0});   // GoogLeNet's third
     pool->Args({832, 14, 2, 0});   // GoogLeNet's fourth
     pool->Args({480, 28, 1, 1});   // GoogLeNet's branch pools, stride 1
+    pool->Args({832, 14, 1, 1});
+    pool->Args({832, 7, 1, 1});
     auto* conv8 = benchmark::RegisterBenchmark(("i8_conv_nhwc/" + name).c_str(), i8_conv_nhwc, tier.isa);
     conv8->ArgNames({"size", "c", "m", "kernel"});
     conv8->Args({56, 64, 256, 1});   // ResNet-50 layer1 1x1 expansion
