@@ -244,9 +244,9 @@ TEST(NnConv, Im2colProductsKeepTheSumContract) {
 // Winograd F(2x2, 3x3) or F(4x4, 3x3) (ops/nn/conv_winograd.h): not the direct sum's bits,
 // but within a few roundings of it (F(2x2) under 1e-5 of the largest output here, F(4x4)
 // 2.5e-5; every case passes with either tile forced, blocks as rows or columns). Odd output sizes (partial blocks), asymmetric and wide padding, batches,
-// bias, images tall enough for several bands of block rows (whole bands per thread), bands
-// fewer than the threads (each thread a share of the output channels' panels, 3 threads
-// leaving one without a panel where there are 2; at 5 threads each step split over them),
+// bias, images tall enough for several bands of block rows (whole bands per thread), images
+// of one band with at least as many output channels as input ones (each thread a share of
+// the output channels' panels, 3 threads leaving one without a panel where there are 2),
 // images with so few blocks that they are the products' rows; the same bits at any thread
 // count.
 TEST(NnConv, WinogradMatchesDirectConvolution) {
@@ -258,6 +258,7 @@ TEST(NnConv, WinogradMatchesDirectConvolution) {
       {{2, 32, 80, 64}, {16, 32, 3, 3}, {1, 1, 1, 1}},  // F(4x4), 2 x 2 bands: whole bands per thread
       {{2, 40, 7, 7}, {40, 40, 3, 3}, {1, 1, 1, 1}},  // 16 blocks: the blocks as the products' rows
       {{1, 33, 5, 6}, {33, 33, 3, 3}, {0, 1, 1, 0}},  // 6 blocks, 33 channels: partial panels both ways
+      {{1, 32, 13, 13}, {76, 32, 3, 3}, {1, 1, 1, 1}},  // one band, shares of 7 panels of 12 (the last partial)
   };
   for (const Case& c : cases) {
     int64_t xn = 1, wn = 1;

@@ -184,9 +184,14 @@ struct WinogradRun {
   int64_t m_floats() const { return plan.out_channels * band_rows * g.blocks_w(); }
 };
 
-// Band `band` of image `n`: the input transform, the products and the output transform,
-// each split over `pool`'s threads.
-Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band) {
+// The output channels of one thread's share: whole panels of U, [first, end).
+struct ChannelShare {
+  int64_t first = 0, end = 0;
+};
+
+// Band `band` of image `n`, output channels `share`: the input transform, the products and
+// the output transform, each split over `pool`'s threads.
+Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band, ChannelShare share) {
   kernels::WinogradGeometry g = r.g;
   g.band_first = band * r.band_rows;
   g.band_end = std::min(g.blocks_h(), g.band_first + r.band_rows);
@@ -212,30 +217,34 @@ Status run_band(ThreadPool& pool, const WinogradRun& r, int64_t n, int64_t band)
   const bool as_rows = r.layout.blocks_as_rows;
   const int u_width = r.layout.u_width(r.tile);
   const int64_t u_block = kernels::panel_count(out, u_width) * u_width * in;
+  const int64_t channels = share.end - share.first;
   TRY(run_f32_gemms(pool, r.tile, points, [&](int64_t xi) {
     F32Product p;
     p.k = in;
-    const float* u = r.u_panels + xi * u_block;
+    const float* u = r.u_panels + xi * u_block + share.first * in;  // the share's panels
     const float* vx = v + xi * v_stride;
     if (as_rows) {
       p.m = blocks;
-      p.n = out;
+      p.n = channels;
       p.a.packed = vx;
       p.b.packed = u;
+      p.c = m + xi * m_stride + share.first;
+      p.ldc = out;
     } else {
-      p.m = out;
+      p.m = channels;
       p.n = blocks;
       p.a.packed = u;
       p.b.packed = vx;
+      p.c = m + xi * m_stride + share.first * blocks;
+      p.ldc = blocks;
     }
-    p.c = m + xi * m_stride;
-    p.ldc = p.n;
     return p;
   }));
   const int64_t first_row = g.tile * g.band_first, rows = std::min(g.out_h, g.tile * g.band_end) - first_row;
   // An output channel's rows of products (one per point): in M, or gathered from M^T's column.
   const int64_t column_floats = points * blocks + r.transforms.lanes;
-  pool.parallel_for(out, 1, [&](int64_t o0, int64_t o1) {
+  pool.parallel_for(channels, 1, [&](int64_t c0, int64_t c1) {
+    const int64_t o0 = share.first + c0, o1 = share.first + c1;
     float* scratch = thread_scratch<WinogradRows>(row_floats);
     float* column = as_rows ? thread_scratch<WinogradColumn>(column_floats) : nullptr;
     if (!scratch || (as_rows && !column)) {
@@ -285,16 +294,24 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
   // How the threads share the work. A band split over the threads step by step waits for
   // all of them three times, and each step reads what the other threads wrote in the step
   // before (ResNet-50 at 2 threads gained nothing from Winograd that way), so natively each
-  // thread takes whole bands, the images cut into enough of them for every thread.
-  // - Not a share of the output channels through all three steps, each thread transforming
-  //   the whole input: one-layer models ran faster that way (SqueezeNet's 32 -> 128 layer at
-  //   27 x 27, 2 threads: 0.14 against 0.16 ms; 48 -> 192 and 64 -> 256 at 13 x 13 0.11
-  //   against 0.14 and 0.17 against 0.22), but in a model every thread read the whole input,
-  //   half of it written by the other core, and wrote a share of the channels that the next
-  //   layers read by positions (1x1 convolutions split C's columns), so half of them from
-  //   the other core. With whole bands each thread writes and reads rows of the image, as its
-  //   neighbours do: SqueezeNet 0.977x, GoogLeNet 0.966x, ResNet-50 and DenseNet-121 the
-  //   same (2 threads, paired medians of 8 to 14 interleaved rounds).
+  // thread takes whole bands, its V and M its own.
+  // - An image of one band (U large against its transforms: 13 x 13, 14 x 14, 7 x 7) goes
+  //   to the threads as shares of the output channels instead, each thread transforming the
+  //   whole input into a V of its own, where the layer has at least as many output channels
+  //   as input ones (the input transform done twice costs less than the products it shares).
+  //   Each thread then reads only its share of U, and writes whole planes: cut into bands of
+  //   rows, every plane has two cache lines that both threads write (where the bands meet
+  //   and where the next plane starts), and on the Zen 5 VM with its vCPUs on two CCDs the
+  //   output transform of SqueezeNet's 64 -> 256 layer at 13 x 13 took 47 us a band against
+  //   24 with the second band written elsewhere. Shares: 0.145 against 0.17 ms on that layer
+  //   alone, SqueezeNet 0.983x, ResNet-50 0.986x, GoogLeNet 0.996x (2 threads, paired medians
+  //   of 8 to 20 rounds); DenseNet-121's 128 -> 32 layers 1.007x, so they keep bands.
+  // - Images of several bands keep them: shares of the output channels through all three
+  //   steps ran one-layer models faster (SqueezeNet's 32 -> 128 layer at 27 x 27, 2 threads:
+  //   0.14 against 0.16 ms), but in a model every thread read the whole input, half of it
+  //   written by the other core, and wrote a share of the channels that the next layers read
+  //   by positions (1x1 convolutions split C's columns), so half of them from the other core:
+  //   SqueezeNet 0.977x, GoogLeNet 0.966x with whole bands for every layer.
   // Not in WebAssembly: in Chromium at 2 threads whole bands made ResNet-50 1.17x slower (not
   // understood; a thread slower than the other would do it, since whole shares cannot be
   // rebalanced); there a band goes whole to a thread only where there are two per thread.
@@ -305,16 +322,25 @@ Status run_winograd(ThreadPool& pool, const kernels::F32GemmKernel& tile, const 
 #else
   constexpr bool kWholeBands = true;
 #endif
-  const int64_t threads = pool.size();
+  const int64_t threads = pool.size(), out = plan.out_channels;
+  if (threads > 1 && kWholeBands && plan.batch * r.bands() == 1 && out >= plan.in_channels) {
+    const int u_width = layout.u_width(tile);
+    const int64_t panels = kernels::panel_count(out, u_width);
+    return run_whole_tasks(pool, threads, [&](ThreadPool& serial, int64_t t) {
+      const ChannelShare share{std::min(out, panels * t / threads * u_width),
+                               std::min(out, panels * (t + 1) / threads * u_width)};
+      return share.end > share.first ? run_band(serial, r, 0, 0, share) : Status::ok();
+    });
+  }
   if (threads > 1 && kWholeBands && plan.batch * r.bands() < threads)
     r.band_rows = std::min(r.band_rows, ceil_div(r.g.blocks_h(), ceil_div(threads, plan.batch)));
   const int64_t bands = r.bands(), tasks = plan.batch * bands;
   if (threads > 1 && (kWholeBands || tasks >= 2 * threads)) {
     return run_whole_tasks(pool, tasks, [&](ThreadPool& serial, int64_t t) {
-      return run_band(serial, r, t / bands, t % bands);
+      return run_band(serial, r, t / bands, t % bands, ChannelShare{0, out});
     });
   }
-  for (int64_t t = 0; t < tasks; ++t) TRY(run_band(pool, r, t / bands, t % bands));
+  for (int64_t t = 0; t < tasks; ++t) TRY(run_band(pool, r, t / bands, t % bands, ChannelShare{0, out}));
   return Status::ok();
 }
 
