@@ -6,9 +6,6 @@
 //
 //   g++ -O2 -pthread tools/core_read_bandwidth.cc -o /tmp/core_read_bandwidth
 //   /tmp/core_read_bandwidth [BYTES [CPU_A CPU_B]]
-#include <pthread.h>
-#include <sched.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -16,17 +13,12 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_pin.h"
+
 namespace {
 
 constexpr int kRounds = 20;
 constexpr size_t kLineFloats = 16;
-
-bool pin_to(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
-}
 
 void write_all(std::vector<float>& buffer, int round) {
   for (size_t i = 0; i < buffer.size(); ++i) buffer[i] = static_cast<float>(i % 1024 + round);

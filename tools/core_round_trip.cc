@@ -3,25 +3,17 @@
 // 2-thread timings then change with the distance (docs/performance.md, fourteenth session).
 //
 //   g++ -O2 -pthread tools/core_round_trip.cc -o /tmp/core_round_trip && /tmp/core_round_trip [CPU_A CPU_B]
-#include <pthread.h>
-#include <sched.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
 
+#include "cpu_pin.h"
+
 namespace {
 
 constexpr int kTrips = 20000;
-
-bool pin_to(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
-}
 
 }  // namespace
 

@@ -9,9 +9,6 @@
 //
 //   g++ -O2 -pthread tools/core_write_invalidation.cc -o /tmp/core_write_invalidation
 //   /tmp/core_write_invalidation [BYTES [CPU_A CPU_B]]
-#include <pthread.h>
-#include <sched.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -21,17 +18,12 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_pin.h"
+
 namespace {
 
 constexpr int kRounds = 101;
 constexpr size_t kLineFloats = 16;
-
-bool pin_to(int cpu) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
-}
 
 // Microseconds to write every float of the buffer, a line at a time (copies of 64 bytes are
 // vector stores at -O2: the time is the lines', not the stores').
